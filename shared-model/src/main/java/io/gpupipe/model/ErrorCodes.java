@@ -1,0 +1,23 @@
+package io.gpupipe.model;
+
+/** Stable error codes: field-level validation codes and job-level failure codes found in results. */
+public final class ErrorCodes {
+    // Field-level (FieldError.code)
+    public static final String REQUIRED = "required";
+    public static final String INVALID_TYPE = "invalid_type";
+    public static final String OUT_OF_RANGE = "out_of_range";
+    public static final String INVALID_FORMAT = "invalid_format";
+    public static final String INVALID_VALUE = "invalid_value";
+    public static final String TOO_LONG = "too_long";
+    public static final String NOT_APPLICABLE = "not_applicable";
+
+    // Job-level (JobResult.error.code)
+    public static final String INVALID_REQUEST = "invalid_request";
+    public static final String EXPIRED = "expired";
+    public static final String MODEL_UNAVAILABLE = "model_unavailable";
+    public static final String MODEL_ERROR = "model_error";
+    public static final String MODEL_TIMEOUT = "model_timeout";
+
+    private ErrorCodes() {
+    }
+}

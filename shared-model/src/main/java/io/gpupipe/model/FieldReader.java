@@ -1,0 +1,92 @@
+package io.gpupipe.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** Reads typed, optional fields from a JSON object, recording a {@link FieldError} for each wrong one. */
+final class FieldReader {
+    private final JsonNode body;
+    private final List<FieldError> errors;
+
+    FieldReader(JsonNode body, List<FieldError> errors) {
+        this.body = body;
+        this.errors = errors;
+    }
+
+    /** Absent and explicit JSON null are treated alike: the field was not given. */
+    boolean isAbsent(String field) {
+        JsonNode node = body.get(field);
+        return node == null || node.isNull();
+    }
+
+    void error(String field, String code, String message) {
+        errors.add(new FieldError(field, code, message));
+    }
+
+    Optional<String> string(String field) {
+        if (isAbsent(field)) {
+            return Optional.empty();
+        }
+        JsonNode node = body.get(field);
+        if (!node.isTextual()) {
+            wrongType(field, "a string", node);
+            return Optional.empty();
+        }
+        return Optional.of(node.textValue());
+    }
+
+    Optional<Integer> integer(String field, int min, int max) {
+        if (isAbsent(field)) {
+            return Optional.empty();
+        }
+        JsonNode node = body.get(field);
+        if (!node.isIntegralNumber()) {
+            wrongType(field, "an integer", node);
+            return Optional.empty();
+        }
+        if (!node.canConvertToInt() || node.intValue() < min || node.intValue() > max) {
+            error(field, ErrorCodes.OUT_OF_RANGE, field + " must be between " + min + " and " + max
+                    + ", got " + node.asText());
+            return Optional.empty();
+        }
+        return Optional.of(node.intValue());
+    }
+
+    Optional<Double> number(String field, double min, double max) {
+        if (isAbsent(field)) {
+            return Optional.empty();
+        }
+        JsonNode node = body.get(field);
+        if (!node.isNumber()) {
+            wrongType(field, "a number", node);
+            return Optional.empty();
+        }
+        double value = node.doubleValue();
+        if (Double.isNaN(value) || value < min || value > max) {
+            error(field, ErrorCodes.OUT_OF_RANGE, field + " must be between " + min + " and " + max
+                    + ", got " + node.asText());
+            return Optional.empty();
+        }
+        return Optional.of(value);
+    }
+
+    <E> Optional<E> enumValue(String field, Function<String, Optional<E>> lookup, String allowed) {
+        Optional<String> text = string(field);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<E> value = lookup.apply(text.get());
+        if (value.isEmpty()) {
+            error(field, ErrorCodes.INVALID_VALUE, field + " must be one of: " + allowed + "; got \""
+                    + text.get() + "\"");
+        }
+        return value;
+    }
+
+    private void wrongType(String field, String expected, JsonNode actual) {
+        error(field, ErrorCodes.INVALID_TYPE, field + " must be " + expected + ", got "
+                + JobRequestParser.describe(actual));
+    }
+}

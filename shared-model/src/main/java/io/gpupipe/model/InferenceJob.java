@@ -1,0 +1,56 @@
+package io.gpupipe.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * An inference job: the API request body and the SQS message body. Build one from untrusted JSON with
+ * {@link JobRequestParser}, which applies the defaults and reports every problem; the compact constructor only
+ * guards the invariants that the parser already establishes.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record InferenceJob(
+        String requestId,
+        Task task,
+        String prompt,
+        int maxTokens,
+        double temperature,
+        double topP,
+        Tier route,
+        String voice,
+        Integer priority,
+        String callbackUrl,
+        Integer ttlSeconds,
+        Instant submittedAt) {
+
+    public static final int DEFAULT_MAX_TOKENS = 256;
+    public static final double DEFAULT_TEMPERATURE = 0.7;
+    public static final double DEFAULT_TOP_P = 1.0;
+
+    public InferenceJob {
+        if (requestId == null || task == null || prompt == null) {
+            throw new IllegalArgumentException("requestId, task and prompt are required");
+        }
+    }
+
+    /** A copy stamped with the time the router accepted it. */
+    public InferenceJob withSubmittedAt(Instant at) {
+        return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
+                callbackUrl, ttlSeconds, at);
+    }
+
+    /** The instant after which the job must not start, when it has a TTL and a submission time. */
+    public Optional<Instant> expiresAt() {
+        if (ttlSeconds == null || submittedAt == null) {
+            return Optional.empty();
+        }
+        return Optional.of(submittedAt.plus(Duration.ofSeconds(ttlSeconds)));
+    }
+
+    /** True when the job carries a TTL that has run out at {@code now}. */
+    public boolean isExpiredAt(Instant now) {
+        return expiresAt().map(now::isAfter).orElse(false);
+    }
+}

@@ -1,0 +1,38 @@
+package io.gpupipe.model;
+
+import java.util.Optional;
+
+/**
+ * The S3 layout of the results bucket, defined once: {@code jobs/{id}.json} (marker), {@code results/{id}.json}
+ * (terminal result), {@code results/{id}.wav} (speech audio).
+ */
+public final class JobLayout {
+    public static final String JOBS_PREFIX = "jobs/";
+    public static final String RESULTS_PREFIX = "results/";
+    public static final String JSON_SUFFIX = ".json";
+    public static final String WAV_SUFFIX = ".wav";
+
+    private JobLayout() {
+    }
+
+    public static String markerKey(String requestId) {
+        return JOBS_PREFIX + requestId + JSON_SUFFIX;
+    }
+
+    public static String resultKey(String requestId) {
+        return RESULTS_PREFIX + requestId + JSON_SUFFIX;
+    }
+
+    public static String audioKey(String requestId) {
+        return RESULTS_PREFIX + requestId + WAV_SUFFIX;
+    }
+
+    /** The request id named by a result key ({@code results/{id}.json}), if the key is one. */
+    public static Optional<String> requestIdOfResultKey(String key) {
+        if (key == null || !key.startsWith(RESULTS_PREFIX) || !key.endsWith(JSON_SUFFIX)) {
+            return Optional.empty();
+        }
+        String id = key.substring(RESULTS_PREFIX.length(), key.length() - JSON_SUFFIX.length());
+        return JobRequestParser.isValidRequestId(id) ? Optional.of(id) : Optional.empty();
+    }
+}

@@ -1,0 +1,227 @@
+package io.gpupipe.model;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * The one validator of job requests, used by the router (HTTP) and the worker (queue messages). It never throws for
+ * bad input: it returns every problem at once, so a client can fix its request in one round trip.
+ */
+public final class JobRequestParser {
+
+    public static final int MAX_PROMPT_CHARS = 100_000;
+    public static final int MIN_MAX_TOKENS = 1;
+    public static final int MAX_MAX_TOKENS = 2048;
+    public static final double MAX_TEMPERATURE = 2.0;
+    public static final int MIN_TTL_SECONDS = 60;
+    public static final int MAX_TTL_SECONDS = 86_400;
+    public static final int MAX_VOICE_CHARS = 64;
+    public static final int MAX_CALLBACK_URL_CHARS = 2048;
+
+    private static final Pattern UUID_V4 = Pattern.compile(
+            "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", Pattern.CASE_INSENSITIVE);
+    private static final Set<String> LOCAL_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+    /** Where the JSON came from: the API may generate a requestId; a queue message must carry one. */
+    public enum Source {
+        /** Client request over HTTP: requestId generated when absent; submittedAt is set by the router. */
+        API,
+        /** Message body from a tier queue: requestId required; submittedAt read when present. */
+        QUEUE
+    }
+
+    /** Result of parsing: a valid job, or every field error (and the requestId when one could be read). */
+    public sealed interface Outcome {
+        /** The request is valid; defaults applied and requestId normalised to lower case. */
+        record Valid(InferenceJob job) implements Outcome {
+        }
+
+        /** The request is invalid; {@code requestId} is present when the body carried a valid one. */
+        record Invalid(List<FieldError> errors, Optional<String> requestId) implements Outcome {
+            public Invalid {
+                errors = List.copyOf(errors);
+            }
+        }
+    }
+
+    private final Supplier<UUID> idGenerator;
+
+    public JobRequestParser() {
+        this(UUID::randomUUID);
+    }
+
+    public JobRequestParser(Supplier<UUID> idGenerator) {
+        this.idGenerator = idGenerator;
+    }
+
+    /** Parses raw JSON text; malformed JSON is a {@code body} error, never an exception. */
+    public Outcome parse(String json, Source source) {
+        if (json == null || json.isBlank()) {
+            return invalidBody(ErrorCodes.REQUIRED, "request body is required");
+        }
+        try {
+            return parse(JobJson.mapper().readTree(json), source);
+        } catch (JsonProcessingException e) {
+            return invalidBody(ErrorCodes.INVALID_FORMAT, "request body is not valid JSON: "
+                    + e.getOriginalMessage());
+        }
+    }
+
+    /** Validates a parsed JSON document. Unknown fields are ignored. */
+    public Outcome parse(JsonNode body, Source source) {
+        if (body == null || body.isNull() || body.isMissingNode()) {
+            return invalidBody(ErrorCodes.REQUIRED, "request body must be a JSON object, got null");
+        }
+        if (!body.isObject()) {
+            return invalidBody(ErrorCodes.INVALID_TYPE, "request body must be a JSON object, got "
+                    + describe(body));
+        }
+        var errors = new ArrayList<FieldError>();
+        var fields = new FieldReader(body, errors);
+
+        String requestId = readRequestId(fields, source);
+        Task task = fields.enumValue("task", Task::fromWireName, "generate, speech").orElse(Task.GENERATE);
+        String prompt = readPrompt(fields);
+        int maxTokens = fields.integer("maxTokens", MIN_MAX_TOKENS, MAX_MAX_TOKENS)
+                .orElse(InferenceJob.DEFAULT_MAX_TOKENS);
+        double temperature = fields.number("temperature", 0.0, MAX_TEMPERATURE)
+                .orElse(InferenceJob.DEFAULT_TEMPERATURE);
+        double topP = fields.number("topP", 0.0, 1.0).orElse(InferenceJob.DEFAULT_TOP_P);
+        Tier route = fields.enumValue("route", Tier::fromWireName, "small, large").orElse(null);
+        String voice = readVoice(fields, task);
+        Integer priority = fields.integer("priority", Integer.MIN_VALUE, Integer.MAX_VALUE).orElse(null);
+        String callbackUrl = readCallbackUrl(fields);
+        Integer ttlSeconds = fields.integer("ttlSeconds", MIN_TTL_SECONDS, MAX_TTL_SECONDS).orElse(null);
+        Instant submittedAt = source == Source.QUEUE ? readSubmittedAt(fields) : null;
+
+        if (!errors.isEmpty()) {
+            return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
+        }
+        return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
+                voice, priority, callbackUrl, ttlSeconds, submittedAt));
+    }
+
+    /** True when {@code id} is a UUID version 4 in any letter case. */
+    public static boolean isValidRequestId(String id) {
+        return id != null && UUID_V4.matcher(id).matches();
+    }
+
+    /** The canonical (lower-case) form of a valid request id; S3 keys are case-sensitive, ids are not. */
+    public static String normalizeRequestId(String id) {
+        return id.toLowerCase(Locale.ROOT);
+    }
+
+    private String readRequestId(FieldReader fields, Source source) {
+        Optional<String> raw = fields.string("requestId");
+        if (raw.isPresent()) {
+            if (isValidRequestId(raw.get())) {
+                return normalizeRequestId(raw.get());
+            }
+            fields.error("requestId", ErrorCodes.INVALID_FORMAT, "requestId must be a UUID version 4");
+            return null;
+        }
+        if (fields.isAbsent("requestId") && source == Source.API) {
+            return idGenerator.get().toString();
+        }
+        if (fields.isAbsent("requestId")) {
+            fields.error("requestId", ErrorCodes.REQUIRED, "requestId is required");
+        }
+        return null;
+    }
+
+    private static String readPrompt(FieldReader fields) {
+        Optional<String> prompt = fields.string("prompt");
+        if (fields.isAbsent("prompt")) {
+            fields.error("prompt", ErrorCodes.REQUIRED, "prompt is required");
+        } else if (prompt.isPresent() && prompt.get().isBlank()) {
+            fields.error("prompt", ErrorCodes.REQUIRED, "prompt must not be empty or whitespace");
+        } else if (prompt.isPresent() && prompt.get().length() > MAX_PROMPT_CHARS) {
+            fields.error("prompt", ErrorCodes.TOO_LONG, "prompt must be at most " + MAX_PROMPT_CHARS
+                    + " characters, got " + prompt.get().length());
+        } else {
+            return prompt.orElse(null);
+        }
+        return null;
+    }
+
+    private static String readVoice(FieldReader fields, Task task) {
+        Optional<String> voice = fields.string("voice");
+        if (voice.isEmpty()) {
+            return null;
+        }
+        if (task != Task.SPEECH) {
+            fields.error("voice", ErrorCodes.NOT_APPLICABLE, "voice applies only to task \"speech\"");
+        } else if (voice.get().isBlank() || voice.get().length() > MAX_VOICE_CHARS) {
+            fields.error("voice", ErrorCodes.INVALID_VALUE, "voice must be 1 to " + MAX_VOICE_CHARS
+                    + " non-blank characters");
+        }
+        return voice.get();
+    }
+
+    private static String readCallbackUrl(FieldReader fields) {
+        Optional<String> url = fields.string("callbackUrl");
+        if (url.isEmpty()) {
+            return null;
+        }
+        if (url.get().length() > MAX_CALLBACK_URL_CHARS) {
+            fields.error("callbackUrl", ErrorCodes.TOO_LONG, "callbackUrl must be at most "
+                    + MAX_CALLBACK_URL_CHARS + " characters");
+            return null;
+        }
+        try {
+            URI uri = new URI(url.get());
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+            boolean allowed = !host.isEmpty()
+                    && ("https".equals(scheme) || ("http".equals(scheme) && LOCAL_HOSTS.contains(host)));
+            if (!allowed) {
+                fields.error("callbackUrl", ErrorCodes.INVALID_VALUE,
+                        "callbackUrl must be an https URL (http is allowed only for localhost)");
+            }
+        } catch (URISyntaxException e) {
+            fields.error("callbackUrl", ErrorCodes.INVALID_FORMAT, "callbackUrl is not a valid URL");
+        }
+        return url.get();
+    }
+
+    private static Instant readSubmittedAt(FieldReader fields) {
+        Optional<String> text = fields.string("submittedAt");
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.parse(text.get());
+        } catch (DateTimeParseException e) {
+            fields.error("submittedAt", ErrorCodes.INVALID_FORMAT, "submittedAt must be an ISO-8601 instant");
+            return null;
+        }
+    }
+
+    private static Outcome invalidBody(String code, String message) {
+        return new Outcome.Invalid(List.of(new FieldError("body", code, message)), Optional.empty());
+    }
+
+    static String describe(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case BOOLEAN -> "a boolean";
+            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
+            case STRING -> "a string";
+            case OBJECT -> "an object";
+            case NULL -> "null";
+            default -> node.getNodeType().name().toLowerCase(Locale.ROOT);
+        };
+    }
+}

@@ -1,0 +1,102 @@
+package io.gpupipe.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The terminal result of a job, stored once at {@code results/{id}.json}. Field names follow seed 001's result
+ * format (requestId, status, result{text, usage, finishReason}, processingTimeMs, taskArn, timestamp), extended with
+ * tier, model, attempts and a structured error for failures.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobResult(
+        String requestId,
+        JobStatus status,
+        Task task,
+        Output result,
+        JobError error,
+        Tier tier,
+        String model,
+        String modelVersion,
+        Long processingTimeMs,
+        Long queueWaitMs,
+        Integer attempts,
+        String taskArn,
+        String callbackUrl,
+        Instant timestamp) {
+
+    public JobResult {
+        if (requestId == null || status == null) {
+            throw new IllegalArgumentException("requestId and status are required");
+        }
+        if (!status.isTerminal() || status == JobStatus.CANCELLED) {
+            throw new IllegalArgumentException("a result is succeeded or failed, not " + status.wireName());
+        }
+    }
+
+    /** Model output: text fields for {@code generate}, audio fields for {@code speech}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Output(
+            String text,
+            Usage usage,
+            String finishReason,
+            String audioKey,
+            String format,
+            Integer sampleRate,
+            Long durationMs) {
+
+        public static Output text(String text, Usage usage, String finishReason) {
+            return new Output(text, usage, finishReason, null, null, null, null);
+        }
+
+        public static Output audio(String audioKey, String format, int sampleRate, long durationMs) {
+            return new Output(null, null, null, audioKey, format, sampleRate, durationMs);
+        }
+    }
+
+    /** Token counts as reported by the model server. */
+    public record Usage(int promptTokens, int completionTokens, int totalTokens) {
+        public static Usage of(int promptTokens, int completionTokens) {
+            return new Usage(promptTokens, completionTokens, promptTokens + completionTokens);
+        }
+    }
+
+    /** Why a job failed: a code from {@link ErrorCodes}, a readable message, and field errors if any. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public record JobError(String code, String message, List<FieldError> fieldErrors) {
+        public JobError {
+            fieldErrors = fieldErrors == null ? List.of() : List.copyOf(fieldErrors);
+        }
+
+        public static JobError of(String code, String message) {
+            return new JobError(code, message, List.of());
+        }
+    }
+
+    /** Where and how a job ran; shared by success and failure results. */
+    public record Provenance(Tier tier, String model, String modelVersion, String taskArn, int attempts,
+                             Long queueWaitMs, Long processingTimeMs) {
+    }
+
+    public static JobResult succeeded(InferenceJob job, Output output, Provenance run, Instant now) {
+        return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), output, null, run.tier(),
+                run.model(), run.modelVersion(), run.processingTimeMs(), run.queueWaitMs(), run.attempts(),
+                run.taskArn(), job.callbackUrl(), now);
+    }
+
+    /** A failure for a job that could be read; {@code run} may be null when the job never reached a worker. */
+    public static JobResult failed(InferenceJob job, JobError error, Provenance run, Instant now) {
+        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now);
+    }
+
+    /** A failure for a job known only by its id (e.g. a malformed message that still carried a requestId). */
+    public static JobResult failed(String requestId, Task task, String callbackUrl, JobError error,
+                                   Provenance run, Instant now) {
+        return new JobResult(requestId, JobStatus.FAILED, task, null, error,
+                run == null ? null : run.tier(), run == null ? null : run.model(),
+                run == null ? null : run.modelVersion(), run == null ? null : run.processingTimeMs(),
+                run == null ? null : run.queueWaitMs(), run == null ? null : run.attempts(),
+                run == null ? null : run.taskArn(), callbackUrl, now);
+    }
+}

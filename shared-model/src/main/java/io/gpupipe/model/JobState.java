@@ -1,0 +1,46 @@
+package io.gpupipe.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+
+/**
+ * The job marker at {@code jobs/{id}.json}: written {@code queued} by the router (create-only), then rewritten
+ * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobState(
+        String requestId,
+        JobStatus status,
+        Tier tier,
+        Task task,
+        Instant submittedAt,
+        Instant updatedAt,
+        Instant startedAt,
+        String taskArn) {
+
+    public JobState {
+        if (requestId == null || status == null) {
+            throw new IllegalArgumentException("requestId and status are required");
+        }
+        if (status != JobStatus.QUEUED && status != JobStatus.RUNNING && status != JobStatus.CANCELLED) {
+            throw new IllegalArgumentException("a marker is queued, running or cancelled, not " + status.wireName());
+        }
+    }
+
+    public static JobState queued(InferenceJob job, Tier tier, Instant now) {
+        return new JobState(job.requestId(), JobStatus.QUEUED, tier, job.task(), job.submittedAt(), now, null, null);
+    }
+
+    public JobState running(String taskArn, Instant now) {
+        return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn);
+    }
+
+    public JobState cancelled(Instant now) {
+        return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn);
+    }
+
+    /** Only a job that no worker has started can be cancelled. */
+    public boolean isCancellable() {
+        return status == JobStatus.QUEUED;
+    }
+}

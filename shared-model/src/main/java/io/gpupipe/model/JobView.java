@@ -1,0 +1,22 @@
+package io.gpupipe.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Optional;
+
+/**
+ * What a client sees of a job: its current status, derived from the marker and the result. A result, once
+ * written, wins over any marker (the marker may still say running when the result landed).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobView(String requestId, JobStatus status, Tier tier, Task task, JobState marker, JobResult result) {
+
+    /** Empty when neither object exists: the job is unknown. */
+    public static Optional<JobView> of(String requestId, Optional<JobState> marker, Optional<JobResult> result) {
+        if (result.isPresent()) {
+            JobResult r = result.get();
+            Tier tier = r.tier() != null ? r.tier() : marker.map(JobState::tier).orElse(null);
+            return Optional.of(new JobView(requestId, r.status(), tier, r.task(), marker.orElse(null), r));
+        }
+        return marker.map(m -> new JobView(requestId, m.status(), m.tier(), m.task(), m, null));
+    }
+}
