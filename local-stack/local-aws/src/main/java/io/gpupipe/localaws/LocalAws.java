@@ -1,0 +1,225 @@
+package io.gpupipe.localaws;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.elasticmq.NodeAddress;
+import org.elasticmq.rest.sqs.SQSRestServer;
+import org.elasticmq.rest.sqs.SQSRestServerBuilder;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * The AWS endpoints gpupipe needs, in this JVM and over their real wire protocols: SQS (ElasticMQ) with the tier
+ * queues, the shared DLQ and its redrive policy, and S3 (S3Proxy, which honours {@code If-None-Match: *}) with the
+ * results bucket. Used by the local stack and by every module's tests.
+ */
+public final class LocalAws implements AutoCloseable {
+    public static final String REGION = "us-east-1";
+    public static final String ACCESS_KEY = "test";
+    public static final String SECRET_KEY = "test";
+    public static final String SMALL_QUEUE = "gpupipe-small";
+    public static final String LARGE_QUEUE = "gpupipe-large";
+    public static final String DLQ = "gpupipe-dlq";
+    public static final String BUCKET = "gpupipe-results";
+
+    private final LocalAwsOptions options;
+    private final SQSRestServer sqsServer;
+    private final S3Proxy s3Proxy;
+    private final NotifyingBlobStore blobStore;
+    private final URI sqsEndpoint;
+    private final URI s3Endpoint;
+    private final Map<String, String> queueUrls = new LinkedHashMap<>();
+
+    private LocalAws(LocalAwsOptions options, SQSRestServer sqsServer, S3Proxy s3Proxy, NotifyingBlobStore store,
+                     URI sqsEndpoint, URI s3Endpoint) {
+        this.options = options;
+        this.sqsServer = sqsServer;
+        this.s3Proxy = s3Proxy;
+        this.blobStore = store;
+        this.sqsEndpoint = sqsEndpoint;
+        this.s3Endpoint = s3Endpoint;
+    }
+
+    /** Starts both endpoints with in-memory storage on free ports and creates the queues and bucket. */
+    public static LocalAws start() {
+        return start(LocalAwsOptions.defaults());
+    }
+
+    public static LocalAws start(LocalAwsOptions options) {
+        int sqsPort = options.sqsPort() == 0 ? freePort() : options.sqsPort();
+        SQSRestServer sqs = SQSRestServerBuilder.withInterface(options.host())
+                .withPort(sqsPort)
+                .withServerAddress(new NodeAddress("http", options.advertisedHost(), sqsPort, ""))
+                .withAWSRegion(REGION)
+                .start();
+        sqs.waitUntilStarted();
+        URI sqsEndpoint = URI.create("http://" + options.advertisedHost() + ":" + sqsPort);
+
+        NotifyingBlobStore store = new NotifyingBlobStore(blobStore(options.dataDir()));
+        int s3Port = options.s3Port() == 0 ? freePort() : options.s3Port();
+        S3Proxy s3 = S3Proxy.builder()
+                .blobStore(store)
+                .endpoint(URI.create("http://" + options.host() + ":" + s3Port))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        try {
+            s3.start();
+            while (!"STARTED".equals(s3.getState())) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            sqs.stopAndWait();
+            throw new IllegalStateException("interrupted while starting S3Proxy", e);
+        } catch (Exception e) {
+            sqs.stopAndWait();
+            throw new IllegalStateException("S3 endpoint could not start on port " + s3Port + ": " + e.getMessage(), e);
+        }
+        URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":" + s3.getPort());
+        LocalAws aws = new LocalAws(options, sqs, s3, store, sqsEndpoint, s3Endpoint);
+        aws.createResources();
+        return aws;
+    }
+
+    private static BlobStore blobStore(Path dataDir) {
+        if (dataDir == null) {
+            return new TransientNio2BlobStore();
+        }
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create data directory " + dataDir, e);
+        }
+        return new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString());
+    }
+
+    private void createResources() {
+        try (SqsClient sqs = newSqsClient(); S3Client s3 = newS3Client()) {
+            String dlqUrl = sqs.createQueue(b -> b.queueName(DLQ).attributes(Map.of(
+                    QueueAttributeName.MESSAGE_RETENTION_PERIOD, "1209600"))).queueUrl();
+            String dlqArn = sqs.getQueueAttributes(b -> b.queueUrl(dlqUrl)
+                    .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN);
+            String redrive = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\""
+                    + options.maxReceiveCount() + "\"}";
+            queueUrls.put(SMALL_QUEUE, createTierQueue(sqs, SMALL_QUEUE, options.smallVisibilitySeconds(), redrive));
+            queueUrls.put(LARGE_QUEUE, createTierQueue(sqs, LARGE_QUEUE, options.largeVisibilitySeconds(), redrive));
+            queueUrls.put(DLQ, dlqUrl);
+            try {
+                s3.createBucket(b -> b.bucket(BUCKET));
+            } catch (BucketAlreadyOwnedByYouException e) {
+                // kept from an earlier run with --data
+            }
+        }
+    }
+
+    private static String createTierQueue(SqsClient sqs, String name, int visibilitySeconds, String redrive) {
+        return sqs.createQueue(b -> b.queueName(name).attributes(Map.of(
+                QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(visibilitySeconds),
+                QueueAttributeName.REDRIVE_POLICY, redrive))).queueUrl();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Registers a listener told about every object written (local stand-in for S3 event notifications). */
+    public void onObjectCreated(ObjectCreatedListener listener) {
+        blobStore.addListener(listener);
+    }
+
+    public URI sqsEndpoint() {
+        return sqsEndpoint;
+    }
+
+    public URI s3Endpoint() {
+        return s3Endpoint;
+    }
+
+    /** The URL of one of {@link #SMALL_QUEUE}, {@link #LARGE_QUEUE}, {@link #DLQ}. */
+    public String queueUrl(String queueName) {
+        String url = queueUrls.get(queueName);
+        if (url == null) {
+            throw new IllegalArgumentException("no local queue named " + queueName);
+        }
+        return url;
+    }
+
+    public String bucket() {
+        return BUCKET;
+    }
+
+    public int maxReceiveCount() {
+        return options.maxReceiveCount();
+    }
+
+    public SqsClient newSqsClient() {
+        return SqsClient.builder().endpointOverride(sqsEndpoint).region(Region.of(REGION))
+                .credentialsProvider(credentials()).httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    public S3Client newS3Client() {
+        return S3Client.builder().endpointOverride(s3Endpoint).region(Region.of(REGION)).forcePathStyle(true)
+                .credentialsProvider(credentials()).httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    public static StaticCredentialsProvider credentials() {
+        return StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY));
+    }
+
+    /**
+     * Quarkus configuration pointing the quarkus-amazon-services SQS and S3 clients here, plus {@code local-aws.*}
+     * keys (queue URLs, bucket) that a module's test profile can reference, e.g.
+     * {@code %test.gpupipe.router.small-queue-url=${local-aws.queue-url.small}}.
+     */
+    public Map<String, String> quarkusConfig() {
+        Map<String, String> config = new LinkedHashMap<>();
+        for (String service : new String[] {"sqs", "s3", "sns"}) {
+            config.put("quarkus." + service + ".aws.region", REGION);
+            config.put("quarkus." + service + ".aws.credentials.type", "static");
+            config.put("quarkus." + service + ".aws.credentials.static-provider.access-key-id", ACCESS_KEY);
+            config.put("quarkus." + service + ".aws.credentials.static-provider.secret-access-key", SECRET_KEY);
+        }
+        config.put("quarkus.sqs.endpoint-override", sqsEndpoint.toString());
+        config.put("quarkus.s3.endpoint-override", s3Endpoint.toString());
+        config.put("quarkus.s3.path-style-access", "true");
+        config.put("local-aws.sqs-endpoint", sqsEndpoint.toString());
+        config.put("local-aws.s3-endpoint", s3Endpoint.toString());
+        config.put("local-aws.queue-url.small", queueUrl(SMALL_QUEUE));
+        config.put("local-aws.queue-url.large", queueUrl(LARGE_QUEUE));
+        config.put("local-aws.queue-url.dlq", queueUrl(DLQ));
+        config.put("local-aws.bucket", BUCKET);
+        config.put("local-aws.max-receive-count", Integer.toString(options.maxReceiveCount()));
+        return config;
+    }
+
+    @Override
+    public void close() {
+        try {
+            s3Proxy.stop();
+        } catch (Exception e) {
+            // best effort: the JVM may be exiting
+        }
+        sqsServer.stopAndWait();
+    }
+}

@@ -1,0 +1,67 @@
+package io.gpupipe.localaws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+class LocalAwsTest {
+    private static LocalAws aws;
+    private static final List<String> created = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(1, 1).withMaxReceiveCount(2));
+        aws.onObjectCreated((bucket, key, size, eTag) -> created.add(bucket + "/" + key + ":" + size));
+    }
+
+    @AfterAll
+    static void stop() {
+        aws.close();
+    }
+
+    @Test
+    void putObject_shouldRefuseSecondCreate_whenIfNoneMatchStar() {
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("results/a.json").ifNoneMatch("*"),
+                    RequestBody.fromString("{}"));
+
+            assertThatThrownBy(() -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("results/a.json")
+                    .ifNoneMatch("*"), RequestBody.fromString("{\"x\":1}")))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("results/a.json")).asUtf8String())
+                    .isEqualTo("{}");
+            assertThat(created).contains(LocalAws.BUCKET + "/results/a.json:2");
+        }
+    }
+
+    @Test
+    void receive_shouldMoveMessageToDlq_afterMaxReceiveCount() throws InterruptedException {
+        try (SqsClient sqs = aws.newSqsClient()) {
+            String small = aws.queueUrl(LocalAws.SMALL_QUEUE);
+            sqs.sendMessage(b -> b.queueUrl(small).messageBody("poison"));
+            for (int i = 0; i < 2; i++) {
+                List<Message> got = sqs.receiveMessage(b -> b.queueUrl(small).waitTimeSeconds(3)
+                        .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                        .messages();
+                assertThat(got).hasSize(1);
+                Thread.sleep(1200);
+            }
+            // As on SQS, the move happens when a receive would exceed maxReceiveCount.
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(small).waitTimeSeconds(1)).messages()).isEmpty();
+            List<Message> dead = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.DLQ))
+                    .waitTimeSeconds(3)).messages();
+            assertThat(dead).extracting(Message::body).containsExactly("poison");
+        }
+    }
+}
