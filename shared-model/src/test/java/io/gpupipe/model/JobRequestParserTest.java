@@ -1,0 +1,256 @@
+package io.gpupipe.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.model.JobRequestParser.Outcome;
+import io.gpupipe.model.JobRequestParser.Source;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class JobRequestParserTest {
+    private static final String ID = "550e8400-e29b-41d4-a716-446655440000";
+    private static final UUID GENERATED = UUID.fromString("00000000-0000-4000-8000-000000000001");
+
+    private final JobRequestParser parser = new JobRequestParser(() -> GENERATED);
+
+    private Outcome parseApi(String json) {
+        return parser.parse(json, Source.API);
+    }
+
+    private InferenceJob valid(String json) {
+        Outcome outcome = parseApi(json);
+        assertThat(outcome).isInstanceOf(Outcome.Valid.class);
+        return ((Outcome.Valid) outcome).job();
+    }
+
+    private Outcome.Invalid invalid(String json, Source source) {
+        Outcome outcome = parser.parse(json, source);
+        assertThat(outcome).isInstanceOf(Outcome.Invalid.class);
+        return (Outcome.Invalid) outcome;
+    }
+
+    private Outcome.Invalid invalid(String json) {
+        return invalid(json, Source.API);
+    }
+
+    @Test
+    void parse_shouldApplyDefaults_whenOnlyPromptGiven() {
+        // when
+        InferenceJob job = valid("{\"prompt\":\"hi\"}");
+
+        // then
+        assertThat(job.requestId()).isEqualTo(GENERATED.toString());
+        assertThat(job.task()).isEqualTo(Task.GENERATE);
+        assertThat(job.maxTokens()).isEqualTo(256);
+        assertThat(job.temperature()).isEqualTo(0.7);
+        assertThat(job.topP()).isEqualTo(1.0);
+        assertThat(job.route()).isNull();
+        assertThat(job.submittedAt()).isNull();
+    }
+
+    @Test
+    void parse_shouldReadSeedExample_whenAllSeedFieldsGiven() {
+        InferenceJob job = valid("{\"requestId\":\"" + ID + "\",\"prompt\":\"What is Amazon ECS? Answer briefly.\","
+                + "\"maxTokens\":128,\"temperature\":0.7,\"topP\":0.9,\"route\":\"large\"}");
+
+        assertThat(job.requestId()).isEqualTo(ID);
+        assertThat(job.maxTokens()).isEqualTo(128);
+        assertThat(job.topP()).isEqualTo(0.9);
+        assertThat(job.route()).isEqualTo(Tier.LARGE);
+    }
+
+    @Test
+    void parse_shouldLowerCaseRequestId_whenGivenInUpperCase() {
+        assertThat(valid("{\"requestId\":\"" + ID.toUpperCase() + "\",\"prompt\":\"x\"}").requestId()).isEqualTo(ID);
+    }
+
+    @Test
+    void parse_shouldIgnoreUnknownFields() {
+        assertThat(valid("{\"prompt\":\"x\",\"model\":\"mistral\",\"extra\":{\"a\":[1]}}").prompt()).isEqualTo("x");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2048})
+    void parse_shouldAcceptMaxTokens_atBoundaries(int maxTokens) {
+        assertThat(valid("{\"prompt\":\"x\",\"maxTokens\":" + maxTokens + "}").maxTokens()).isEqualTo(maxTokens);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0, out_of_range", "2049, out_of_range", "-1, out_of_range", "1.5, invalid_type",
+        "true, invalid_type", "'\"256\"', invalid_type", "256.0, invalid_type", "99999999999, out_of_range"})
+    void parse_shouldRejectMaxTokens_whenNotAnIntegerInRange(String value, String code) {
+        Outcome.Invalid outcome = invalid("{\"prompt\":\"x\",\"maxTokens\":" + value + "}");
+
+        assertThat(outcome.errors()).singleElement().satisfies(e -> {
+            assertThat(e.field()).isEqualTo("maxTokens");
+            assertThat(e.code()).isEqualTo(code);
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0", "2.0", "0", "2", "1"})
+    void parse_shouldAcceptTemperature_atBoundariesAndAsInteger(String value) {
+        assertThat(valid("{\"prompt\":\"x\",\"temperature\":" + value + "}").temperature())
+                .isEqualTo(Double.parseDouble(value));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"-0.01, out_of_range", "2.01, out_of_range", "false, invalid_type", "'\"0.5\"', invalid_type"})
+    void parse_shouldRejectTemperature_whenOutOfRangeOrWrongType(String value, String code) {
+        assertThat(invalid("{\"prompt\":\"x\",\"temperature\":" + value + "}").errors())
+                .singleElement().extracting(FieldError::field, FieldError::code).containsExactly("temperature", code);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0", "1.0", "0", "1"})
+    void parse_shouldAcceptTopP_atBoundaries(String value) {
+        assertThat(valid("{\"prompt\":\"x\",\"topP\":" + value + "}").topP()).isEqualTo(Double.parseDouble(value));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"-0.1, out_of_range", "1.01, out_of_range", "'[]', invalid_type"})
+    void parse_shouldRejectTopP_whenOutOfRangeOrWrongType(String value, String code) {
+        assertThat(invalid("{\"prompt\":\"x\",\"topP\":" + value + "}").errors())
+                .singleElement().extracting(FieldError::field, FieldError::code).containsExactly("topP", code);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"\"", "\"   \"", "\"\\n\\t \"", "null"})
+    void parse_shouldRejectPrompt_whenMissingEmptyOrWhitespace(String value) {
+        assertThat(invalid("{\"prompt\":" + value + "}").errors())
+                .singleElement().extracting(FieldError::field, FieldError::code).containsExactly("prompt", "required");
+    }
+
+    @Test
+    void parse_shouldRejectPrompt_whenNotAString() {
+        assertThat(invalid("{\"prompt\":42}").errors())
+                .singleElement().extracting(FieldError::field, FieldError::code)
+                .containsExactly("prompt", "invalid_type");
+    }
+
+    @Test
+    void parse_shouldEnforcePromptLimit_atExactlyMaxChars() {
+        String atLimit = "a".repeat(JobRequestParser.MAX_PROMPT_CHARS);
+        assertThat(valid("{\"prompt\":\"" + atLimit + "\"}").prompt()).hasSize(100_000);
+
+        assertThat(invalid("{\"prompt\":\"" + atLimit + "a\"}").errors())
+                .singleElement().extracting(FieldError::code).isEqualTo("too_long");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "\"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"", // version 1
+        "\"550e8400-e29b-31d4-a716-446655440000\"", // version 3
+        "\"550e8400-e29b-41d4-c716-446655440000\"", // wrong variant
+        "\"not-a-uuid\"", "\"\""})
+    void parse_shouldRejectRequestId_whenNotUuidV4(String value) {
+        Outcome.Invalid outcome = invalid("{\"requestId\":" + value + ",\"prompt\":\"x\"}");
+
+        assertThat(outcome.errors()).singleElement().extracting(FieldError::field, FieldError::code)
+                .containsExactly("requestId", "invalid_format");
+        assertThat(outcome.requestId()).isEmpty();
+    }
+
+    @Test
+    void parse_shouldRejectRequestId_whenNotAString() {
+        assertThat(invalid("{\"requestId\":12,\"prompt\":\"x\"}").errors())
+                .singleElement().extracting(FieldError::code).isEqualTo("invalid_type");
+    }
+
+    @Test
+    void parse_shouldRequireRequestId_whenFromQueue() {
+        assertThat(invalid("{\"prompt\":\"x\"}", Source.QUEUE).errors())
+                .singleElement().extracting(FieldError::field, FieldError::code)
+                .containsExactly("requestId", "required");
+    }
+
+    @Test
+    void parse_shouldReturnEveryErrorAndTheRequestId_whenSeveralFieldsAreBad() {
+        Outcome.Invalid outcome = invalid("{\"requestId\":\"" + ID + "\",\"prompt\":\" \",\"maxTokens\":true,"
+                + "\"temperature\":3,\"topP\":\"x\",\"route\":\"medium\",\"task\":\"draw\",\"ttlSeconds\":5,"
+                + "\"priority\":1.5,\"callbackUrl\":\"http://example.com/hook\"}");
+
+        assertThat(outcome.errors()).extracting(FieldError::field).containsExactlyInAnyOrder("prompt", "maxTokens",
+                "temperature", "topP", "route", "task", "ttlSeconds", "priority", "callbackUrl");
+        assertThat(outcome.requestId()).contains(ID);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "null | required", "[] | invalid_type", "[{\"prompt\":\"x\"}] | invalid_type", "\"text\" | invalid_type",
+        "42 | invalid_type", "{not json | invalid_format", "'' | required"})
+    void parse_shouldReportBodyError_whenBodyIsNotAnObject(String body, String code) {
+        assertThat(invalid(body).errors()).singleElement()
+                .extracting(FieldError::field, FieldError::code).containsExactly("body", code);
+    }
+
+    @Test
+    void parse_shouldReportBodyError_whenJavaNull() {
+        assertThat(invalid(null).errors()).singleElement().extracting(FieldError::field).isEqualTo("body");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://example.com/hook", "http://localhost:9000/cb", "http://127.0.0.1/cb",
+        "HTTPS://Example.com/x"})
+    void parse_shouldAcceptCallbackUrl_whenHttpsOrLocalHttp(String url) {
+        assertThat(valid("{\"prompt\":\"x\",\"callbackUrl\":\"" + url + "\"}").callbackUrl()).isEqualTo(url);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://example.com/hook", "ftp://example.com/x", "https://", "not a url", "/relative"})
+    void parse_shouldRejectCallbackUrl_whenNotHttpsNorLocalHttp(String url) {
+        assertThat(invalid("{\"prompt\":\"x\",\"callbackUrl\":\"" + url + "\"}").errors())
+                .singleElement().extracting(FieldError::field).isEqualTo("callbackUrl");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"59, false", "60, true", "86400, true", "86401, false"})
+    void parse_shouldBoundTtlSeconds(int ttl, boolean accepted) {
+        Outcome outcome = parseApi("{\"prompt\":\"x\",\"ttlSeconds\":" + ttl + "}");
+        assertThat(outcome instanceof Outcome.Valid).isEqualTo(accepted);
+    }
+
+    @Test
+    void parse_shouldReadSpeechJobWithVoice() {
+        InferenceJob job = valid("{\"task\":\"speech\",\"prompt\":\"Hello there\",\"voice\":\"kevin16\"}");
+
+        assertThat(job.task()).isEqualTo(Task.SPEECH);
+        assertThat(job.voice()).isEqualTo("kevin16");
+    }
+
+    @Test
+    void parse_shouldRejectVoice_whenTaskIsGenerate() {
+        assertThat(invalid("{\"prompt\":\"x\",\"voice\":\"kevin16\"}").errors())
+                .singleElement().extracting(FieldError::code).isEqualTo("not_applicable");
+    }
+
+    @Test
+    void parse_shouldIgnoreClientSubmittedAt_whenFromApi() {
+        assertThat(valid("{\"prompt\":\"x\",\"submittedAt\":\"2020-01-01T00:00:00Z\"}").submittedAt()).isNull();
+    }
+
+    @Test
+    void parse_shouldReadSubmittedAt_whenFromQueue() {
+        Outcome outcome = parser.parse("{\"requestId\":\"" + ID + "\",\"prompt\":\"x\",\"ttlSeconds\":60,"
+                + "\"submittedAt\":\"2026-05-03T04:35:47.906Z\"}", Source.QUEUE);
+
+        InferenceJob job = ((Outcome.Valid) outcome).job();
+        assertThat(job.submittedAt()).isEqualTo(Instant.parse("2026-05-03T04:35:47.906Z"));
+        assertThat(job.isExpiredAt(Instant.parse("2026-05-03T04:36:47.906Z"))).isFalse();
+        assertThat(job.isExpiredAt(Instant.parse("2026-05-03T04:36:47.907Z"))).isTrue();
+    }
+
+    @Test
+    void parse_shouldRoundTripThroughTheSharedJson_whenRouterWritesAndWorkerReads() {
+        InferenceJob sent = valid("{\"requestId\":\"" + ID + "\",\"prompt\":\"x\",\"priority\":-3,\"ttlSeconds\":120}")
+                .withSubmittedAt(Instant.parse("2026-11-29T10:00:00Z"));
+
+        Outcome received = parser.parse(JobJson.write(sent), Source.QUEUE);
+
+        assertThat(received).isEqualTo(new Outcome.Valid(sent));
+    }
+}
