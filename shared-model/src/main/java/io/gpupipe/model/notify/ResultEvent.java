@@ -1,0 +1,51 @@
+package io.gpupipe.model.notify;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The compact event sent when a result lands, to the SNS success or error topic and, byte for byte, to the job's
+ * callback URL: who finished, how, and where the full result is ({@code s3://bucket/results/{id}.json}). It never
+ * carries the model output, so it stays small and safe to fan out.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ResultEvent(
+        String requestId,
+        JobStatus status,
+        Task task,
+        Tier tier,
+        String errorCode,
+        String resultLocation,
+        Instant completedAt) {
+
+    public ResultEvent {
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(resultLocation, "resultLocation");
+    }
+
+    /** The event for {@code result}, stored at {@code key} in {@code bucket}. */
+    public static ResultEvent of(JobResult result, String bucket, String key) {
+        String errorCode = result.error() == null ? null : result.error().code();
+        return new ResultEvent(result.requestId(), result.status(), result.task(), result.tier(), errorCode,
+                "s3://" + bucket + "/" + key, result.timestamp());
+    }
+
+    /** Succeeded jobs go to the success topic, everything else to the error topic. */
+    @JsonIgnore
+    public boolean isSuccess() {
+        return status == JobStatus.SUCCEEDED;
+    }
+
+    /** The JSON body sent to SNS and to the callback (the bytes that are signed). */
+    public String toJson() {
+        return JobJson.write(this);
+    }
+}
