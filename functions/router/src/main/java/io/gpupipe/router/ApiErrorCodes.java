@@ -1,0 +1,16 @@
+package io.gpupipe.router;
+
+/** Error codes the API adds to shared-model's field-level {@link io.gpupipe.model.ErrorCodes}. */
+public final class ApiErrorCodes {
+    public static final String PAYLOAD_TOO_LARGE = "payload_too_large";
+    public static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
+    public static final String NOT_FOUND = "not_found";
+    public static final String NOT_CANCELLABLE = "not_cancellable";
+    public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
+    public static final String NOT_ACCEPTABLE = "not_acceptable";
+    public static final String UNAVAILABLE = "unavailable";
+    public static final String INTERNAL_ERROR = "internal_error";
+
+    private ApiErrorCodes() {
+    }
+}

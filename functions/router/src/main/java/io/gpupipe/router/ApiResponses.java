@@ -1,0 +1,96 @@
+package io.gpupipe.router;
+
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.router.StatusOutcome.ResultLinks;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.function.Function;
+
+/** Maps the service's outcomes to HTTP answers; every body is written with the shared {@link JobJson} mapper. */
+final class ApiResponses {
+    static final String RETRY_AFTER_SECONDS = "1";
+    private static final int ACCEPTED = 202;
+
+    private ApiResponses() {
+    }
+
+    /** {@code seedShape}: answer seed 001's {@code {requestId, tier}} instead of the v1 body. */
+    static Response submitted(SubmitOutcome outcome, Function<String, String> statusUrl, boolean seedShape) {
+        if (outcome instanceof SubmitOutcome.Accepted a) {
+            String id = a.job().requestId();
+            Object body = seedShape ? new InferResponse(id, a.decision().tier())
+                    : new SubmitResponse(id, a.decision().tier(), JobStatus.QUEUED, statusUrl.apply(id));
+            return json(ACCEPTED, body);
+        }
+        if (outcome instanceof SubmitOutcome.Duplicate d) {
+            String id = d.view().requestId();
+            Object body = seedShape ? new InferResponse(id, d.view().tier())
+                    : JobStatusResponse.of(d.view(), ResultLinks.NONE, statusUrl.apply(id));
+            return json(200, body);
+        }
+        if (outcome instanceof SubmitOutcome.Rejected r) {
+            return json(400, new ErrorResponse(r.errors(), r.requestId().orElse(null), null));
+        }
+        SubmitOutcome.Unavailable u = (SubmitOutcome.Unavailable) outcome;
+        return unavailable(u.message(), u.requestId());
+    }
+
+    static Response status(StatusOutcome outcome, Function<String, String> statusUrl) {
+        if (outcome instanceof StatusOutcome.Found f) {
+            return json(200, JobStatusResponse.of(f.view(), f.links(), statusUrl.apply(f.view().requestId())));
+        }
+        if (outcome instanceof StatusOutcome.NotFound n) {
+            return notFound(n.requestId());
+        }
+        return invalidId(((StatusOutcome.InvalidId) outcome).raw());
+    }
+
+    static Response cancelled(CancelOutcome outcome, Function<String, String> statusUrl) {
+        if (outcome instanceof CancelOutcome.Cancelled c) {
+            return json(ACCEPTED, JobStatusResponse.of(c.view(), ResultLinks.NONE,
+                    statusUrl.apply(c.view().requestId())));
+        }
+        if (outcome instanceof CancelOutcome.AlreadyCancelled c) {
+            return json(200, JobStatusResponse.of(c.view(), ResultLinks.NONE,
+                    statusUrl.apply(c.view().requestId())));
+        }
+        if (outcome instanceof CancelOutcome.NotCancellable c) {
+            return json(409, new ErrorResponse(List.of(new FieldError("status", ApiErrorCodes.NOT_CANCELLABLE,
+                    "job " + c.view().requestId() + " is " + c.view().status().wireName()
+                            + " and can no longer be cancelled")), c.view().requestId(), null));
+        }
+        if (outcome instanceof CancelOutcome.NotFound n) {
+            return notFound(n.requestId());
+        }
+        return invalidId(((CancelOutcome.InvalidId) outcome).raw());
+    }
+
+    static Response error(int status, FieldError error) {
+        return json(status, new ErrorResponse(List.of(error), null, null));
+    }
+
+    static Response unavailable(String message, String requestId) {
+        return Response.status(503).type(MediaType.APPLICATION_JSON).header("Retry-After", RETRY_AFTER_SECONDS)
+                .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("service", ApiErrorCodes.UNAVAILABLE,
+                        message)), requestId, true))).build();
+    }
+
+    private static Response notFound(String id) {
+        return json(404, new ErrorResponse(List.of(new FieldError("requestId", ApiErrorCodes.NOT_FOUND,
+                "no job with requestId " + id)), id, null));
+    }
+
+    private static Response invalidId(String raw) {
+        // the raw id is not echoed: it is untrusted text of any length
+        return error(400, new FieldError("requestId", ErrorCodes.INVALID_FORMAT,
+                "requestId must be a UUID version 4"));
+    }
+
+    static Response json(int status, Object body) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(JobJson.write(body)).build();
+    }
+}

@@ -1,0 +1,77 @@
+package io.gpupipe.router;
+
+import io.gpupipe.router.internal.RequestGate;
+import io.gpupipe.router.internal.StatusUrls;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** The HTTP API (served through API Gateway HTTP API v2 events): submit, seed-compatible submit, status, cancel. */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobsResource {
+    private final JobService service;
+    private final RequestGate gate;
+    private final StatusUrls statusUrls;
+
+    JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls) {
+        this.service = service;
+        this.gate = gate;
+        this.statusUrls = statusUrls;
+    }
+
+    @POST
+    @Path("v1/jobs")
+    @Consumes(MediaType.WILDCARD)
+    public Response submit(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                           @HeaderParam(HttpHeaders.HOST) String host, @HeaderParam("X-Forwarded-Proto") String proto) {
+        return submit(body, contentType, urls(host, proto), false);
+    }
+
+    /** Seed 001's endpoint: same behaviour as {@code POST /v1/jobs}, answer {@code {requestId, tier}}. */
+    @POST
+    @Path("infer")
+    @Consumes(MediaType.WILDCARD)
+    public Response infer(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
+        return submit(body, contentType, id -> null, true);
+    }
+
+    @GET
+    @Path("v1/jobs/{id}")
+    public Response status(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
+                           @HeaderParam("X-Forwarded-Proto") String proto) {
+        return ApiResponses.status(service.status(id), urls(host, proto));
+    }
+
+    @DELETE
+    @Path("v1/jobs/{id}")
+    public Response cancel(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
+                           @HeaderParam("X-Forwarded-Proto") String proto) {
+        return ApiResponses.cancelled(service.cancel(id), urls(host, proto));
+    }
+
+    private Response submit(byte[] body, String contentType, Function<String, String> urls, boolean seedShape) {
+        int length = body == null ? 0 : body.length;
+        Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
+        if (refusal.isPresent()) {
+            return ApiResponses.error(refusal.get().status(), refusal.get().error());
+        }
+        String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
+        return ApiResponses.submitted(service.submit(json), urls, seedShape);
+    }
+
+    private Function<String, String> urls(String host, String proto) {
+        return id -> statusUrls.of(id, host, proto);
+    }
+}

@@ -1,0 +1,96 @@
+package io.gpupipe.router;
+
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.routing.Classifier;
+import io.gpupipe.model.routing.RoutingPolicy;
+import io.gpupipe.model.routing.RoutingThresholds;
+import io.gpupipe.router.aws.BedrockClients;
+import io.gpupipe.router.aws.BedrockConverseClassifier;
+import io.gpupipe.router.aws.JobQueue;
+import io.gpupipe.router.aws.JobStore;
+import io.gpupipe.router.aws.S3JobStore;
+import io.gpupipe.router.aws.SqsJobQueue;
+import io.gpupipe.router.internal.RequestGate;
+import io.gpupipe.router.internal.RoutingMetrics;
+import io.gpupipe.router.internal.StatusUrls;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.Map;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/** Wires the plain-Java router (service, ports, policy) from the Quarkus-managed SQS/S3 clients and the config. */
+@Singleton
+public class RouterBeans {
+
+    @Produces
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    @Singleton
+    RoutingMetrics routingMetrics(Clock clock) {
+        return new RoutingMetrics(System.out::println, clock);
+    }
+
+    @Produces
+    @Singleton
+    JobStore jobStore(S3Client s3, S3Presigner presigner, RouterConfig config) {
+        return new S3JobStore(s3, presigner, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    JobQueue jobQueue(SqsClient sqs, RouterConfig config) {
+        return new SqsJobQueue(sqs, Map.of(Tier.SMALL, config.smallQueueUrl(), Tier.LARGE, config.largeQueueUrl()));
+    }
+
+    @Produces
+    @Singleton
+    Classifier classifier(RouterConfig config, RoutingMetrics metrics) {
+        if (config.classifier().type() == RouterConfig.ClassifierType.bedrock) {
+            RouterConfig.Bedrock bedrock = config.classifier().bedrock();
+            return new BedrockConverseClassifier(BedrockClients.create(bedrock), bedrock.modelId(), metrics);
+        }
+        return Classifier.heuristic();
+    }
+
+    void closeClassifier(@Disposes Classifier classifier) {
+        if (classifier instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // shutting down: nothing left to do
+            }
+        }
+    }
+
+    @Produces
+    @Singleton
+    JobService jobService(JobStore store, JobQueue queue, Classifier classifier, RoutingMetrics metrics, Clock clock,
+                          RouterConfig config) {
+        RouterConfig.Routing routing = config.routing();
+        RoutingThresholds thresholds = new RoutingThresholds(routing.largePromptChars(), routing.largeMaxTokens(),
+                routing.ambiguousPromptChars());
+        return new JobService(new JobRequestParser(), new RoutingPolicy(thresholds, classifier), store, queue,
+                metrics, clock, config.presignTtl());
+    }
+
+    @Produces
+    @Singleton
+    RequestGate requestGate(RouterConfig config) {
+        return new RequestGate(config.maxBodyBytes());
+    }
+
+    @Produces
+    @Singleton
+    StatusUrls statusUrls(RouterConfig config) {
+        return new StatusUrls(config.publicBaseUrl());
+    }
+}

@@ -1,0 +1,80 @@
+package io.gpupipe.router;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+/** The router's configuration (env vars follow Quarkus mapping, e.g. {@code GPUPIPE_ROUTER_SMALL_QUEUE_URL}). */
+@ConfigMapping(prefix = "gpupipe.router")
+public interface RouterConfig {
+    /** URL of the small tier's SQS queue. */
+    String smallQueueUrl();
+
+    /** URL of the large tier's SQS queue. */
+    String largeQueueUrl();
+
+    /** The results bucket holding {@code jobs/} markers and {@code results/}. */
+    String bucket();
+
+    /**
+     * Base of the {@code statusUrl} returned on submission (e.g. {@code https://api.example.com}). When absent, it is
+     * derived from the request's {@code X-Forwarded-Proto} and {@code Host} headers.
+     */
+    Optional<URI> publicBaseUrl();
+
+    /** Largest accepted request body; larger ones get 413. 512 KiB admits a 100,000-char prompt of 3-byte chars. */
+    @WithDefault("524288")
+    int maxBodyBytes();
+
+    /** Lifetime of the presigned result/audio URLs returned by the status endpoint. */
+    @WithDefault("15m")
+    Duration presignTtl();
+
+    Routing routing();
+
+    Classifier classifier();
+
+    /** Seed 001's routing thresholds. */
+    interface Routing {
+        @WithDefault("2000")
+        int largePromptChars();
+
+        @WithDefault("1024")
+        int largeMaxTokens();
+
+        @WithDefault("500")
+        int ambiguousPromptChars();
+    }
+
+    /** Who decides the ambiguous zone of the routing table. */
+    interface Classifier {
+        @WithDefault("heuristic")
+        ClassifierType type();
+
+        Bedrock bedrock();
+    }
+
+    /** The Bedrock Converse classifier (used only with {@code type=bedrock}). */
+    interface Bedrock {
+        @WithDefault("amazon.nova-micro-v1:0")
+        String modelId();
+
+        /** Whole-call timeout; on expiry the job goes small. */
+        @WithDefault("1s")
+        Duration timeout();
+
+        /** Endpoint override (VPC endpoint, or a local stand-in in tests). */
+        Optional<URI> endpointOverride();
+
+        /** Region of the Bedrock client; the SDK's default region chain (AWS_REGION) when absent. */
+        Optional<String> region();
+    }
+
+    /** Classifier implementations. */
+    enum ClassifierType {
+        heuristic,
+        bedrock
+    }
+}

@@ -1,0 +1,25 @@
+package io.gpupipe.router;
+
+import io.gpupipe.model.JobView;
+import java.net.URL;
+import java.time.Instant;
+
+/** What a status lookup found. */
+public sealed interface StatusOutcome {
+    /** The job and, once it finished, presigned links to its result (and WAV for speech). */
+    record Found(JobView view, ResultLinks links) implements StatusOutcome {
+    }
+
+    /** Neither marker nor result exists (404). */
+    record NotFound(String requestId) implements StatusOutcome {
+    }
+
+    /** The path does not hold a UUID v4 (400). */
+    record InvalidId(String raw) implements StatusOutcome {
+    }
+
+    /** Presigned GET URLs; all null while the job has not finished. */
+    record ResultLinks(URL result, URL audio, Instant expiresAt) {
+        public static final ResultLinks NONE = new ResultLinks(null, null, null);
+    }
+}

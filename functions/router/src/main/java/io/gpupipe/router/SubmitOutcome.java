@@ -1,0 +1,27 @@
+package io.gpupipe.router;
+
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobView;
+import io.gpupipe.model.routing.RoutingDecision;
+import java.util.List;
+import java.util.Optional;
+
+/** What became of a submission. */
+public sealed interface SubmitOutcome {
+    /** New job: marker written, message sent (202). */
+    record Accepted(InferenceJob job, RoutingDecision decision) implements SubmitOutcome {
+    }
+
+    /** The requestId was already submitted: nothing enqueued; the job's current status (200). */
+    record Duplicate(JobView view) implements SubmitOutcome {
+    }
+
+    /** The request is invalid: every field error, nothing stored or enqueued (400). */
+    record Rejected(List<FieldError> errors, Optional<String> requestId) implements SubmitOutcome {
+    }
+
+    /** The job could not be enqueued; no marker was left behind and the client may retry (503). */
+    record Unavailable(String requestId, String message) implements SubmitOutcome {
+    }
+}

@@ -1,0 +1,36 @@
+package io.gpupipe.router.aws;
+
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import java.net.URL;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The job documents in the results bucket ({@link io.gpupipe.model.JobLayout}): the marker, written create-only and
+ * replaced conditionally, and the terminal result. Failures to reach the store throw
+ * {@link io.gpupipe.router.exception.StoreUnavailableException}.
+ */
+public interface JobStore {
+    /** Writes the marker only if none exists ({@code If-None-Match: *}); false when one already does. */
+    boolean createMarker(JobState marker);
+
+    /** The marker and its ETag, or empty when the job has none. */
+    Optional<StoredMarker> readMarker(String requestId);
+
+    /** The terminal result, or empty when the job has not finished. */
+    Optional<JobResult> readResult(String requestId);
+
+    /** Replaces the marker only if it still carries {@code eTag} ({@code If-Match}); false when it changed. */
+    boolean replaceMarker(JobState marker, String eTag);
+
+    /** Removes the marker (used to take back a marker whose job could not be enqueued). */
+    void deleteMarker(String requestId);
+
+    /** A presigned GET URL for an object of the bucket, valid for {@code ttl}. */
+    URL presignGet(String key, Duration ttl);
+
+    /** A marker as read, with the ETag that makes a conditional replace possible. */
+    record StoredMarker(JobState state, String eTag) {
+    }
+}

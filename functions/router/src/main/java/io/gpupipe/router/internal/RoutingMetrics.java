@@ -1,0 +1,54 @@
+package io.gpupipe.router.internal;
+
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.observability.EmfRecord;
+import io.gpupipe.model.routing.RoutingDecision;
+import java.time.Clock;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * Routing metrics as CloudWatch EMF lines (namespace {@value #NAMESPACE}) written to a sink (stdout in Lambda).
+ * Publishing never throws: a metric that cannot be written is logged and dropped, never failing a request.
+ */
+public final class RoutingMetrics {
+    public static final String NAMESPACE = "Gpupipe";
+    public static final String JOBS_ROUTED = "JobsRouted";
+    public static final String CLASSIFIER_FALLBACKS = "ClassifierFallbacks";
+    private static final Logger LOG = Logger.getLogger(RoutingMetrics.class);
+
+    private final Consumer<String> sink;
+    private final Clock clock;
+
+    public RoutingMetrics(Consumer<String> sink, Clock clock) {
+        this.sink = sink;
+        this.clock = clock;
+    }
+
+    /** One routed job: metric {@value #JOBS_ROUTED} with dimension Tier; reason, task, requestId as properties. */
+    public void routed(InferenceJob job, RoutingDecision decision) {
+        publish(() -> EmfRecord.namespace(NAMESPACE)
+                .dimension("Tier", decision.tier().wireName())
+                .metric(JOBS_ROUTED, 1, EmfRecord.Unit.Count)
+                .property("reason", decision.reason().name())
+                .property("task", job.task().wireName())
+                .property("requestId", job.requestId()));
+    }
+
+    /** The classifier could not decide (error, timeout, unparseable answer) and the job went to the default tier. */
+    public void classifierFallback(String classifier, String cause) {
+        publish(() -> EmfRecord.namespace(NAMESPACE)
+                .dimension("Classifier", classifier)
+                .metric(CLASSIFIER_FALLBACKS, 1, EmfRecord.Unit.Count)
+                .property("cause", cause));
+    }
+
+    private void publish(Supplier<EmfRecord> record) {
+        try {
+            sink.accept(record.get().toJson(clock.instant()));
+        } catch (RuntimeException e) {
+            LOG.warnf("dropped a routing metric: %s", e.toString());
+        }
+    }
+}

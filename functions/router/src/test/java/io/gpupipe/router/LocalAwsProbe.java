@@ -1,0 +1,82 @@
+package io.gpupipe.router;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/** Test-side view of the local SQS queues and results bucket, through plain SDK clients. */
+final class LocalAwsProbe implements AutoCloseable {
+    final LocalAws aws;
+    final SqsClient sqs;
+    final S3Client s3;
+
+    LocalAwsProbe(LocalAws aws) {
+        this.aws = aws;
+        this.sqs = aws.newSqsClient();
+        this.s3 = aws.newS3Client();
+    }
+
+    String queueUrl(String name) {
+        return aws.queueUrl(name);
+    }
+
+    void purgeTierQueues() {
+        drain(LocalAws.SMALL_QUEUE);
+        drain(LocalAws.LARGE_QUEUE);
+    }
+
+    /** Every message now visible in the queue (each becomes invisible for the visibility timeout). */
+    List<Message> drain(String queueName) {
+        String url = aws.queueUrl(queueName);
+        List<Message> all = new ArrayList<>();
+        while (true) {
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0)
+                    .messageAttributeNames("All")).messages();
+            if (batch.isEmpty()) {
+                return all;
+            }
+            all.addAll(batch);
+            batch.forEach(m -> sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle())));
+        }
+    }
+
+    static InferenceJob job(Message message) {
+        return JobJson.read(message.body(), InferenceJob.class);
+    }
+
+    Optional<String> object(String key) {
+        try {
+            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(key)).asUtf8String());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        }
+    }
+
+    Optional<JobState> marker(String requestId) {
+        return object(JobLayout.markerKey(requestId)).map(json -> JobJson.read(json, JobState.class));
+    }
+
+    void put(String key, String content) {
+        s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromString(content));
+    }
+
+    void put(String key, byte[] content) {
+        s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromBytes(content));
+    }
+
+    @Override
+    public void close() {
+        sqs.close();
+        s3.close();
+    }
+}

@@ -1,0 +1,197 @@
+package io.gpupipe.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class SubmitJobTest {
+    @InjectLocalAws
+    LocalAws aws;
+
+    private LocalAwsProbe probe;
+
+    @BeforeEach
+    void setUp() {
+        probe = new LocalAwsProbe(aws);
+        probe.purgeTierQueues();
+    }
+
+    @AfterEach
+    void tearDown() {
+        probe.close();
+    }
+
+    @Test
+    void submit_shouldEnqueueToSmallAndWriteQueuedMarker_whenRequestIsSmall() {
+        // given
+        String id = UUID.randomUUID().toString();
+        Instant before = Instant.now();
+
+        // when
+        JsonPath response = given().contentType("application/json")
+                .body("{\"requestId\":\"" + id + "\",\"prompt\":\"What is Amazon ECS?\",\"maxTokens\":128,"
+                        + "\"temperature\":0.5,\"priority\":7,\"unknownField\":true}")
+                .post("/v1/jobs")
+                .then().statusCode(202).contentType("application/json")
+                .body("requestId", equalTo(id)).body("tier", equalTo("small")).body("status", equalTo("queued"))
+                .body("statusUrl", matchesPattern("^http://localhost:\\d+/v1/jobs/" + id + "$"))
+                .extract().jsonPath();
+
+        // then
+        assertThat(response.getMap("")).containsOnlyKeys("requestId", "tier", "status", "statusUrl");
+        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
+        assertThat(small).hasSize(1);
+        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+        InferenceJob sent = LocalAwsProbe.job(small.get(0));
+        assertThat(sent.requestId()).isEqualTo(id);
+        assertThat(sent.task()).isEqualTo(Task.GENERATE);
+        assertThat(sent.prompt()).isEqualTo("What is Amazon ECS?");
+        assertThat(sent.maxTokens()).isEqualTo(128);
+        assertThat(sent.temperature()).isEqualTo(0.5);
+        assertThat(sent.topP()).isEqualTo(1.0);
+        assertThat(sent.priority()).isEqualTo(7);
+        assertThat(sent.submittedAt()).isBetween(before, Instant.now());
+        assertThat(small.get(0).messageAttributes().get(MessageAttributes.TIER).stringValue()).isEqualTo("small");
+        assertThat(small.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("generate");
+        assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).dataType()).isEqualTo("Number");
+        assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).stringValue()).isEqualTo("7");
+        JobState marker = probe.marker(id).orElseThrow();
+        assertThat(marker.status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(marker.tier()).isEqualTo(Tier.SMALL);
+        assertThat(marker.task()).isEqualTo(Task.GENERATE);
+        assertThat(marker.submittedAt()).isEqualTo(sent.submittedAt());
+    }
+
+    @Test
+    void submit_shouldEnqueueToLarge_whenMaxTokensAboveThreshold() {
+        // given
+        String id = UUID.randomUUID().toString();
+
+        // when
+        given().contentType("application/json")
+                .body("{\"requestId\":\"" + id + "\",\"prompt\":\"Write an essay.\",\"maxTokens\":1025}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("tier", equalTo("large"));
+
+        // then
+        List<Message> large = probe.drain(LocalAws.LARGE_QUEUE);
+        assertThat(large).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
+        assertThat(large.get(0).messageAttributes().get(MessageAttributes.TIER).stringValue()).isEqualTo("large");
+        assertThat(large.get(0).messageAttributes()).doesNotContainKey(MessageAttributes.PRIORITY);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.marker(id).orElseThrow().tier()).isEqualTo(Tier.LARGE);
+    }
+
+    @Test
+    void submit_shouldAdmitAndRouteLarge_whenPromptHasTheMaximum100000Chars() {
+        // given
+        String id = UUID.randomUUID().toString();
+        String prompt = "é".repeat(JobRequestParser.MAX_PROMPT_CHARS);
+
+        // when
+        given().contentType("application/json; charset=utf-8")
+                .body("{\"requestId\":\"" + id + "\",\"prompt\":\"" + prompt + "\"}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("tier", equalTo("large"));
+
+        // then
+        List<Message> large = probe.drain(LocalAws.LARGE_QUEUE);
+        assertThat(large).hasSize(1);
+        assertThat(LocalAwsProbe.job(large.get(0)).prompt()).isEqualTo(prompt);
+    }
+
+    @Test
+    void submit_shouldRouteSmall_whenExplicitRouteOverridesLongPrompt() {
+        // given
+        String id = UUID.randomUUID().toString();
+
+        // when
+        given().contentType("application/json")
+                .body("{\"requestId\":\"" + id + "\",\"prompt\":\"" + "x".repeat(3000) + "\",\"route\":\"small\"}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("tier", equalTo("small"));
+
+        // then
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+    }
+
+    @Test
+    void submit_shouldGenerateRequestId_whenAbsent() {
+        // when
+        String id = given().contentType("application/json")
+                .body("{\"prompt\":\"Hello\",\"task\":\"speech\",\"voice\":\"kevin16\"}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("tier", equalTo("small"))
+                .extract().path("requestId");
+
+        // then
+        assertThat(JobRequestParser.isValidRequestId(id)).isTrue();
+        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
+        assertThat(small).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
+        assertThat(small.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");
+        assertThat(probe.marker(id).orElseThrow().task()).isEqualTo(Task.SPEECH);
+    }
+
+    @Test
+    void submit_shouldNormaliseRequestIdToLowerCase_whenGivenInUpperCase() {
+        // given
+        String id = UUID.randomUUID().toString();
+
+        // when
+        given().contentType("application/json")
+                .body("{\"requestId\":\"" + id.toUpperCase() + "\",\"prompt\":\"Hello\"}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("requestId", equalTo(id));
+
+        // then
+        assertThat(probe.marker(id)).isPresent();
+    }
+
+    @Test
+    void submit_shouldAnswer200WithCurrentStatusAndEnqueueNothing_whenRequestIdResubmitted() {
+        // given
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hello again\"}";
+        given().contentType("application/json").body(body).post("/v1/jobs").then().statusCode(202);
+        String firstMarker = probe.object("jobs/" + id + ".json").orElseThrow();
+
+        // when
+        given().contentType("application/json").body(body.replace("Hello again", "A different prompt"))
+                .post("/v1/jobs")
+                .then().statusCode(200)
+                .body("requestId", equalTo(id)).body("status", equalTo("queued")).body("tier", equalTo("small"))
+                .body("statusUrl", matchesPattern("^http://localhost:\\d+/v1/jobs/" + id + "$"));
+        given().contentType("application/json").body(body).post("/infer")
+                .then().statusCode(200).body("requestId", equalTo(id)).body("tier", equalTo("small"));
+
+        // then
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
+                .containsExactly("Hello again");
+        assertThat(probe.object("jobs/" + id + ".json")).contains(firstMarker);
+    }
+}
