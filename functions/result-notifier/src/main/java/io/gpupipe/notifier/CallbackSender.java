@@ -1,0 +1,107 @@
+package io.gpupipe.notifier;
+
+import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.model.notify.CallbackRetryPolicy;
+import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.notify.CallbackTargetPolicy;
+import io.gpupipe.model.notify.HostResolver;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * POSTs a signed result event to a job's callback URL: checks the target ({@link CallbackTargetPolicy}), then tries
+ * up to {@code max-attempts} times with the JDK HttpClient (connect and per-request timeouts, redirects never
+ * followed), pausing as {@link CallbackRetryPolicy} says between attempts. A plain loop instead of a fault-tolerance
+ * library: three attempts and a backoff need no interceptor, and the policy it follows is unit-tested in
+ * shared-model. Each attempt is signed afresh, so its timestamp is current.
+ */
+@ApplicationScoped
+public class CallbackSender {
+    static final String USER_AGENT = "gpupipe-result-notifier/1";
+
+    private final HttpClient http;
+    private final CallbackTargetPolicy targets;
+    private final CallbackRetryPolicy retries;
+    private final Duration requestTimeout;
+    private final String secret;
+    private final Clock clock;
+
+    CallbackSender(NotifierConfig config, Clock clock) {
+        NotifierConfig.Callback callback = config.callback();
+        this.http = HttpClient.newBuilder().connectTimeout(callback.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
+        this.targets = new CallbackTargetPolicy(config.allowedCallbackHosts().orElse(Set.of()),
+                HostResolver.system());
+        this.retries = new CallbackRetryPolicy(callback.maxAttempts(), callback.initialBackoff(),
+                callback.maxBackoff());
+        this.requestTimeout = callback.requestTimeout();
+        this.secret = config.callbackSecret();
+        this.clock = clock;
+    }
+
+    /** Sends {@code body} to {@code url}, or refuses to; never throws. */
+    public CallbackDelivery send(String url, String body) {
+        CallbackTargetPolicy.Verdict verdict = targets.check(url);
+        if (verdict instanceof CallbackTargetPolicy.Verdict.Refused) {
+            return CallbackDelivery.refused(((CallbackTargetPolicy.Verdict.Refused) verdict).reason());
+        }
+        return deliver(((CallbackTargetPolicy.Verdict.Allowed) verdict).uri(), body);
+    }
+
+    private CallbackDelivery deliver(URI uri, String body) {
+        Integer lastStatus = null;
+        String lastError = null;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                int status = http.send(request(uri, body), HttpResponse.BodyHandlers.discarding()).statusCode();
+                CallbackRetryPolicy.Verdict verdict = retries.onStatus(status);
+                if (verdict == CallbackRetryPolicy.Verdict.DELIVERED) {
+                    return CallbackDelivery.delivered(attempt, status);
+                }
+                lastStatus = status;
+                lastError = "receiver answered HTTP " + status;
+                if (verdict == CallbackRetryPolicy.Verdict.GIVE_UP) {
+                    return CallbackDelivery.failed(attempt, status, lastError);
+                }
+            } catch (IOException e) {
+                lastStatus = null;
+                lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return CallbackDelivery.failed(attempt, lastStatus, "interrupted");
+            }
+            if (!retries.mayRetryAfter(attempt) || !pause(retries.backoffAfter(attempt))) {
+                return CallbackDelivery.failed(attempt, lastStatus, lastError);
+            }
+        }
+    }
+
+    private HttpRequest request(URI uri, String body) {
+        long timestamp = clock.instant().getEpochSecond();
+        return HttpRequest.newBuilder(uri).timeout(requestTimeout)
+                .header("Content-Type", "application/json")
+                .header("User-Agent", USER_AGENT)
+                .header(CallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
+                .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(secret, timestamp, body))
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                .build();
+    }
+
+    private static boolean pause(Duration backoff) {
+        try {
+            Thread.sleep(backoff.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

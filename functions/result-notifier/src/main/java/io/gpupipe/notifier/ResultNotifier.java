@@ -1,0 +1,137 @@
+package io.gpupipe.notifier;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.notify.BatchReport;
+import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.model.notify.RecordOutcome;
+import io.gpupipe.model.notify.ResultDocument;
+import io.gpupipe.model.notify.ResultEvent;
+import io.gpupipe.notifier.event.S3EventNotification;
+import io.gpupipe.notifier.exception.NotifierAwsException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Handles each record of an S3 event on its own: reads {@code results/{id}.json}, publishes the compact
+ * {@link ResultEvent} to the success or error topic, then sends it to the job's callback URL. A record that cannot
+ * be notified (missing object, not JSON, not a result key) is logged and skipped; a failing record never stops the
+ * others. One structured log line per record.
+ */
+@ApplicationScoped
+public class ResultNotifier {
+    private final ResultStore store;
+    private final EventPublisher publisher;
+    private final CallbackSender callbacks;
+    private final JsonLines lines;
+    private final String successTopic;
+    private final String errorTopic;
+
+    ResultNotifier(NotifierConfig config, ResultStore store, EventPublisher publisher, CallbackSender callbacks,
+                   JsonLines lines) {
+        this.store = store;
+        this.publisher = publisher;
+        this.callbacks = callbacks;
+        this.lines = lines;
+        this.successTopic = config.successTopicArn();
+        this.errorTopic = config.errorTopicArn();
+    }
+
+    public BatchReport notify(S3EventNotification event) {
+        List<RecordOutcome> outcomes = new ArrayList<>();
+        for (S3EventNotification.Record record : event.records()) {
+            RecordOutcome outcome = handleSafely(record);
+            lines.emit(logLine(outcome));
+            outcomes.add(outcome);
+        }
+        return BatchReport.of(outcomes);
+    }
+
+    private RecordOutcome handleSafely(S3EventNotification.Record record) {
+        String key = record.encodedKey() == null ? "" : ResultDocument.decodeKey(record.encodedKey());
+        try {
+            return handle(record, key);
+        } catch (NotifierAwsException e) {
+            return new RecordOutcome.Failed(key, e.getMessage(), e.retryable());
+        } catch (RuntimeException e) {
+            return new RecordOutcome.Failed(key, "unexpected " + e.getClass().getSimpleName() + ": "
+                    + e.getMessage(), false);
+        }
+    }
+
+    private RecordOutcome handle(S3EventNotification.Record record, String key) {
+        if (record.bucket() == null || key.isEmpty()) {
+            return new RecordOutcome.Skipped(key, "record names no bucket or key");
+        }
+        if (record.eventName() != null && !record.eventName().startsWith("ObjectCreated:")) {
+            return new RecordOutcome.Skipped(key, "not an ObjectCreated event: " + record.eventName());
+        }
+        Optional<String> requestId = ResultDocument.requestIdOfKey(key);
+        if (requestId.isEmpty()) {
+            return new RecordOutcome.Skipped(key, "not a results/{requestId}.json key");
+        }
+        Optional<String> body = store.read(record.bucket(), key);
+        if (body.isEmpty()) {
+            return new RecordOutcome.Skipped(key, "object is missing");
+        }
+        ResultDocument.Parsed parsed = ResultDocument.parse(body.get(), requestId.get());
+        if (parsed instanceof ResultDocument.Parsed.Unusable) {
+            return new RecordOutcome.Skipped(key, ((ResultDocument.Parsed.Unusable) parsed).reason());
+        }
+        JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
+        ResultEvent event = ResultEvent.of(result, record.bucket(), key);
+        String json = event.toJson();
+        String messageId = publisher.publish(event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
+        CallbackDelivery callback = result.callbackUrl() == null ? CallbackDelivery.none()
+                : callbacks.send(result.callbackUrl(), json);
+        return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
+    }
+
+    /** SNS message attributes, so subscriptions can filter by status, tier or task. */
+    private static Map<String, String> attributes(ResultEvent event) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        attributes.put("status", event.status().wireName());
+        if (event.tier() != null) {
+            attributes.put("tier", event.tier().wireName());
+        }
+        if (event.task() != null) {
+            attributes.put("task", event.task().wireName());
+        }
+        return attributes;
+    }
+
+    private static String logLine(RecordOutcome outcome) {
+        ObjectNode line = JobJson.mapper().createObjectNode();
+        if (outcome instanceof RecordOutcome.Notified) {
+            RecordOutcome.Notified n = (RecordOutcome.Notified) outcome;
+            CallbackDelivery.Status callback = n.callback().status();
+            boolean callbackProblem = callback == CallbackDelivery.Status.FAILED
+                    || callback == CallbackDelivery.Status.REFUSED;
+            line.put("level", callbackProblem ? "WARN" : "INFO").put("event", "result-notified")
+                    .put("key", n.key()).put("requestId", n.requestId()).put("status", n.status())
+                    .put("messageId", n.messageId()).put("callback", callback.name())
+                    .put("callbackAttempts", n.callback().attempts());
+            putIfPresent(line, "callbackHttpStatus", n.callback().lastHttpStatus());
+            putIfPresent(line, "callbackDetail", n.callback().detail());
+        } else if (outcome instanceof RecordOutcome.Skipped) {
+            RecordOutcome.Skipped s = (RecordOutcome.Skipped) outcome;
+            line.put("level", "WARN").put("event", "result-skipped").put("key", s.key()).put("reason", s.reason());
+        } else {
+            RecordOutcome.Failed f = (RecordOutcome.Failed) outcome;
+            line.put("level", "ERROR").put("event", "result-failed").put("key", f.key()).put("reason", f.reason())
+                    .put("retryable", f.retryable());
+        }
+        return line.toString();
+    }
+
+    private static void putIfPresent(ObjectNode line, String field, Object value) {
+        if (value != null) {
+            line.put(field, value.toString());
+        }
+    }
+}

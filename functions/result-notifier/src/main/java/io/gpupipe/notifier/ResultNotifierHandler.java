@@ -1,0 +1,32 @@
+package io.gpupipe.notifier;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.gpupipe.model.notify.BatchReport;
+import io.gpupipe.notifier.event.S3EventNotification;
+import io.gpupipe.notifier.exception.NotificationFailedException;
+import jakarta.inject.Named;
+
+/**
+ * S3 ObjectCreated target for {@code results/*.json}. Returns the per-record {@link BatchReport}; fails the
+ * invocation (so that Lambda's asynchronous retries and on-failure destination apply) only when every record failed
+ * with a retryable error, because S3 has no partial-batch protocol and a retry re-runs every record.
+ */
+@Named("result-notifier")
+public class ResultNotifierHandler implements RequestHandler<S3EventNotification, BatchReport> {
+    private final ResultNotifier notifier;
+
+    ResultNotifierHandler(ResultNotifier notifier) {
+        this.notifier = notifier;
+    }
+
+    @Override
+    public BatchReport handleRequest(S3EventNotification event, Context context) {
+        BatchReport report = notifier.notify(event);
+        if (report.shouldFailInvocation()) {
+            throw new NotificationFailedException("all " + report.records() + " record(s) failed retryably: "
+                    + report.items().get(0).reason());
+        }
+        return report;
+    }
+}

@@ -1,0 +1,288 @@
+package io.gpupipe.notifier;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.notify.CallbackSignature;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Posts the events/ samples through the mock Lambda event server to the real handler, which reads real S3
+ * (S3Proxy), publishes to the SNS stand-in and calls back a webhook receiver on loopback.
+ */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+@WithTestResource(SnsStandInResource.class)
+class ResultNotifierHandlerTest {
+    static final String SECRET = "test-callback-secret";
+    static final String A = "550e8400-e29b-41d4-a716-446655440000";
+    static final String B = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+    static final String C = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
+    static final String E = "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f";
+    static final String G = "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a";
+    static final String H = "4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f6a7b8";
+    static final String I = "5f6a7b8c-9d0e-4f1a-b2c3-d4e5f6a7b8c9";
+    static final String J = "6a7b8c9d-0e1f-4a2b-83c4-e5f6a7b8c9d0";
+    static final Instant DONE = Instant.parse("2026-11-29T12:00:05Z");
+
+    static CallbackReceiver receiver;
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    @InjectSnsStandIn
+    SnsStandIn sns;
+
+    @Inject
+    RecordingJsonLines lines;
+
+    @BeforeAll
+    static void startReceiver() throws IOException {
+        receiver = new CallbackReceiver();
+    }
+
+    @AfterAll
+    static void stopReceiver() {
+        receiver.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        sns.reset();
+        receiver.reset();
+        lines.clear();
+    }
+
+    @Test
+    void notify_shouldPublishToSuccessTopicAndPostSignedCallback_whenResultSucceeded() {
+        // given
+        putResult(succeeded(A, receiver.url("/hooks/ok")));
+
+        // when
+        JsonNode report = invoke(sample("s3-result-succeeded.json"));
+
+        // then: the report
+        assertThat(report.get("notified").asInt()).isEqualTo(1);
+        assertThat(report.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
+        // the SNS event: compact, on the success topic, filterable
+        assertThat(sns.published()).hasSize(1);
+        SnsStandIn.Published published = sns.published().get(0);
+        assertThat(published.topicArn()).isEqualTo(SnsStandInResource.SUCCESS_TOPIC);
+        assertThat(JobJson.read(published.message(), Map.class)).isEqualTo(Map.of(
+                "requestId", A, "status", "succeeded", "task", "generate", "tier", "small",
+                "resultLocation", "s3://gpupipe-results/results/" + A + ".json",
+                "completedAt", "2026-11-29T12:00:05Z"));
+        assertThat(published.attributes()).isEqualTo(Map.of("status", "succeeded", "tier", "small",
+                "task", "generate"));
+        assertThat(report.at("/items/0/messageId").asText()).isEqualTo(published.messageId());
+        // the callback: the same bytes, signed over timestamp.body
+        List<CallbackReceiver.Received> calls = receiver.received();
+        assertThat(calls).hasSize(1);
+        CallbackReceiver.Received call = calls.get(0);
+        assertThat(call.body()).isEqualTo(published.message());
+        assertThat(call.contentType()).isEqualTo("application/json");
+        assertThat(call.signature()).startsWith("sha256=");
+        assertThat(Math.abs(Long.parseLong(call.timestamp()) - Instant.now().getEpochSecond())).isLessThan(60);
+        assertThat(CallbackSignature.verify(SECRET, call.signature(), call.timestamp(), call.body(), Instant.now(),
+                Duration.ofMinutes(5))).isTrue();
+        assertThat(CallbackSignature.verify("wrong-secret", call.signature(), call.timestamp(), call.body(),
+                Instant.now(), Duration.ofMinutes(5))).isFalse();
+    }
+
+    @Test
+    void notify_shouldPublishToErrorTopicWithErrorCode_whenResultFailed() {
+        // given
+        putResult(JobResult.failed(job(B, null), JobResult.JobError.of(ErrorCodes.MODEL_TIMEOUT, "took too long"),
+                run(Tier.LARGE), DONE));
+
+        // when
+        JsonNode report = invoke(sample("s3-result-failed.json"));
+
+        // then
+        assertThat(report.at("/items/0/callback").asText()).isEqualTo("NONE");
+        assertThat(sns.published()).singleElement().satisfies(p -> {
+            assertThat(p.topicArn()).isEqualTo(SnsStandInResource.ERROR_TOPIC);
+            JsonNode event = JobJson.read(p.message(), JsonNode.class);
+            assertThat(event.get("status").asText()).isEqualTo("failed");
+            assertThat(event.get("errorCode").asText()).isEqualTo("model_timeout");
+            assertThat(event.get("tier").asText()).isEqualTo("large");
+            assertThat(event.has("error")).isFalse();
+            assertThat(p.attributes()).containsEntry("status", "failed").containsEntry("tier", "large");
+        });
+        assertThat(receiver.received()).isEmpty();
+    }
+
+    @Test
+    void notify_shouldReportEachRecord_whenBatchMixesGoodMissingMalformedAndRefusedTargets() {
+        // given
+        receiver.script("/hooks/flaky", 503, 503);
+        receiver.script("/hooks/down", 500, 500, 500, 500);
+        putResult(succeeded(C, receiver.url("/hooks/flaky")));
+        // D is never written: the object is missing
+        putRaw(JobLayout.resultKey(E), "this is not JSON");
+        putResult(succeeded(G, "https://169.254.169.254/latest/meta-data/iam/security-credentials/"));
+        putResult(JobResult.failed(job(H, receiver.url("/hooks/down")),
+                JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"), run(Tier.SMALL), DONE));
+
+        // when
+        JsonNode report = invoke(sample("s3-results-batch.json"));
+
+        // then: one line per record, in order
+        assertThat(report.get("records").asInt()).isEqualTo(6);
+        assertThat(report.get("notified").asInt()).isEqualTo(3);
+        assertThat(report.get("skipped").asInt()).isEqualTo(3);
+        assertThat(report.get("failed").asInt()).isEqualTo(0);
+        assertThat(report.get("items")).extracting(i -> i.get("outcome").asText(),
+                i -> i.path("callback").asText(null)).containsExactly(
+                tuple("notified", "DELIVERED"), tuple("skipped", null), tuple("skipped", null),
+                tuple("skipped", null), tuple("notified", "REFUSED"), tuple("notified", "FAILED"));
+        assertThat(report.at("/items/1/reason").asText()).isEqualTo("object is missing");
+        assertThat(report.at("/items/2/reason").asText()).contains("not a JSON job result");
+        assertThat(report.at("/items/3/reason").asText()).contains("not a results/{requestId}.json key");
+        assertThat(report.at("/items/4/reason").asText()).contains("169.254.169.254").contains("link-local");
+        // SNS got the three results, each on its topic
+        assertThat(sns.published()).extracting(SnsStandIn.Published::topicArn).containsExactly(
+                SnsStandInResource.SUCCESS_TOPIC, SnsStandInResource.SUCCESS_TOPIC, SnsStandInResource.ERROR_TOPIC);
+        // the flaky receiver got three signed tries, the dead one exactly max-attempts (3), nothing went elsewhere
+        assertThat(receiver.received("/hooks/flaky")).hasSize(3).allSatisfy(call -> assertThat(
+                CallbackSignature.verify(SECRET, call.signature(), call.timestamp(), call.body(), Instant.now(),
+                        Duration.ofMinutes(5))).isTrue());
+        assertThat(receiver.received("/hooks/down")).hasSize(3);
+        assertThat(receiver.received()).hasSize(6);
+        // one structured log line per record
+        assertThat(lines.lines()).hasSize(6);
+        JsonNode flakyLine = JobJson.read(lines.lines().get(0), JsonNode.class);
+        assertThat(flakyLine.get("callbackAttempts").asInt()).isEqualTo(3);
+        JsonNode downLine = JobJson.read(lines.lines().get(5), JsonNode.class);
+        assertThat(downLine.get("level").asText()).isEqualTo("WARN");
+        assertThat(downLine.get("callbackHttpStatus").asText()).isEqualTo("500");
+    }
+
+    @Test
+    void notify_shouldRefuseLoopbackCallbacks_whenHostIsNotAllowListed() {
+        for (String url : List.of("http://127.0.0.1:" + receiver.port() + "/hooks/ok",
+                "https://127.0.0.1:" + receiver.port() + "/hooks/ok",
+                "https://[::ffff:127.0.0.1]:" + receiver.port() + "/hooks/ok",
+                "https://[::1]:" + receiver.port() + "/hooks/ok")) {
+            // given
+            putResult(succeeded(A, url));
+
+            // when
+            JsonNode report = invoke(sample("s3-result-succeeded.json"));
+
+            // then
+            assertThat(report.at("/items/0/callback").asText()).as(url).isEqualTo("REFUSED");
+        }
+        assertThat(receiver.received()).isEmpty();
+        assertThat(sns.published()).hasSize(4);
+    }
+
+    @Test
+    void notify_shouldReportRetryableFailureAndKeepOthers_whenOneRecordCannotBePublished() {
+        // given
+        putResult(succeeded(I, null));
+        putResult(succeeded(J, null));
+        sns.failMessagesContaining(I);
+
+        // when
+        JsonNode report = invoke(sample("s3-results-pair.json"));
+
+        // then: J is notified, I is reported; the invocation succeeds so J is not notified twice
+        assertThat(report.get("failed").asInt()).isEqualTo(1);
+        assertThat(report.get("notified").asInt()).isEqualTo(1);
+        assertThat(report.at("/items/0/outcome").asText()).isEqualTo("failed");
+        assertThat(report.at("/items/0/retryable").asBoolean()).isTrue();
+        assertThat(sns.published()).singleElement().satisfies(p -> assertThat(p.message()).contains(J));
+    }
+
+    @Test
+    void notify_shouldFailInvocation_whenEveryRecordFailedRetryably() {
+        // given
+        putResult(succeeded(A, receiver.url("/hooks/ok")));
+        sns.failMessagesContaining(A);
+
+        // when
+        String body = given().contentType("application/json").body(sample("s3-result-succeeded.json"))
+                .when().post()
+                .then().statusCode(500)
+                .extract().asString();
+
+        // then: Lambda will retry the event; nothing was sent half-way
+        assertThat(body).contains("NotificationFailedException");
+        assertThat(sns.published()).isEmpty();
+        assertThat(receiver.received()).isEmpty();
+    }
+
+    private static JsonNode invoke(String event) {
+        String body = given().contentType("application/json").accept("application/json").body(event)
+                .when().post()
+                .then().statusCode(200)
+                .extract().asString();
+        return JobJson.read(body, JsonNode.class);
+    }
+
+    private static InferenceJob job(String id, String callbackUrl) {
+        return new InferenceJob(id, Task.GENERATE, "What is Amazon ECS?", 64, 0.7, 1.0, null, null, null,
+                callbackUrl, null, DONE.minusSeconds(30));
+    }
+
+    private static JobResult.Provenance run(Tier tier) {
+        return new JobResult.Provenance(tier, "mistral-7b", "awq", "arn:aws:ecs:us-east-1:123456789012:task/x", 1,
+                100L, 4956L);
+    }
+
+    private static JobResult succeeded(String id, String callbackUrl) {
+        return JobResult.succeeded(job(id, callbackUrl), JobResult.Output.text("Amazon ECS is a container service.",
+                JobResult.Usage.of(17, 9), "stop"), run(Tier.SMALL), DONE);
+    }
+
+    private void putResult(JobResult result) {
+        putRaw(JobLayout.resultKey(result.requestId()), JobJson.write(result));
+    }
+
+    private void putRaw(String key, String text) {
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.putObject(b -> b.bucket(aws.bucket()).key(key).contentType("application/json"),
+                    RequestBody.fromString(text, StandardCharsets.UTF_8));
+        }
+    }
+
+    static String sample(String name) {
+        try (InputStream in = ResultNotifierHandlerTest.class.getResourceAsStream("/events/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("no sample events/" + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

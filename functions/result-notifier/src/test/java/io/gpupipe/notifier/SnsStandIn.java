@@ -1,0 +1,157 @@
+package io.gpupipe.notifier;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Test stand-in for the SNS control plane (SNS cannot run here), speaking what SDK 2.57.8's SnsClient speaks: the
+ * AWS Query protocol. It takes a SigV4-signed {@code POST /} with a form-encoded {@code Action=Publish&Version=
+ * 2010-03-31&TopicArn=…&Message=…} body and answers the {@code PublishResponse} XML, or SNS's
+ * {@code ErrorResponse} XML for an unknown topic, an unsigned request or an injected failure.
+ */
+public final class SnsStandIn implements AutoCloseable {
+    /** One Publish call as SNS received it. */
+    public record Published(String topicArn, String subject, String message, Map<String, String> attributes,
+                            String messageId) {
+    }
+
+    private final HttpServer server;
+    private final Set<String> topics;
+    private final List<Published> published = new CopyOnWriteArrayList<>();
+    private final AtomicInteger failuresToInject = new AtomicInteger();
+    private volatile String failMessagesContaining;
+
+    public SnsStandIn(Set<String> topicArns) throws IOException {
+        this.topics = Set.copyOf(topicArns);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    public List<Published> published() {
+        return List.copyOf(published);
+    }
+
+    public void reset() {
+        published.clear();
+        failuresToInject.set(0);
+        failMessagesContaining = null;
+    }
+
+    /** Every Publish whose Message contains {@code text} gets HTTP 500 InternalError, however often retried. */
+    public void failMessagesContaining(String text) {
+        failMessagesContaining = text;
+    }
+
+    /** The next {@code count} requests get HTTP 500 InternalError (the SDK retries those). */
+    public void failNext(int count) {
+        failuresToInject.set(count);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            String contentType = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"));
+            if (!"POST".equals(exchange.getRequestMethod()) || !"/".equals(exchange.getRequestURI().getPath())
+                    || !contentType.startsWith("application/x-www-form-urlencoded")) {
+                error(exchange, 400, "Sender", "InvalidAction", "expected a form-encoded POST /");
+                return;
+            }
+            if (authorization == null || !authorization.startsWith("AWS4-HMAC-SHA256 Credential=")
+                    || !authorization.contains("/sns/aws4_request")) {
+                error(exchange, 403, "Sender", "InvalidClientTokenId", "request is not SigV4-signed for sns");
+                return;
+            }
+            Map<String, String> form = parseForm(new String(exchange.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8));
+            if (!"Publish".equals(form.get("Action")) || !"2010-03-31".equals(form.get("Version"))) {
+                error(exchange, 400, "Sender", "InvalidAction", "unsupported action " + form.get("Action"));
+                return;
+            }
+            String failText = failMessagesContaining;
+            boolean failThis = failText != null && String.valueOf(form.get("Message")).contains(failText);
+            if (failThis || failuresToInject.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                error(exchange, 500, "Receiver", "InternalError", "injected failure");
+                return;
+            }
+            String topicArn = form.get("TopicArn");
+            if (!topics.contains(topicArn)) {
+                error(exchange, 404, "Sender", "NotFound", "Topic does not exist");
+                return;
+            }
+            if (form.get("Message") == null) {
+                error(exchange, 400, "Sender", "InvalidParameter", "Message is required");
+                return;
+            }
+            String messageId = UUID.randomUUID().toString();
+            published.add(new Published(topicArn, form.get("Subject"), form.get("Message"), attributes(form),
+                    messageId));
+            respond(exchange, 200, "<PublishResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\">"
+                    + "<PublishResult><MessageId>" + messageId + "</MessageId></PublishResult>"
+                    + "<ResponseMetadata><RequestId>" + UUID.randomUUID() + "</RequestId></ResponseMetadata>"
+                    + "</PublishResponse>");
+        }
+    }
+
+    private static Map<String, String> attributes(Map<String, String> form) {
+        Map<String, String> attributes = new TreeMap<>();
+        for (int i = 1; form.containsKey("MessageAttributes.entry." + i + ".Name"); i++) {
+            String prefix = "MessageAttributes.entry." + i;
+            attributes.put(form.get(prefix + ".Name"), form.get(prefix + ".Value.StringValue"));
+        }
+        return attributes;
+    }
+
+    private static Map<String, String> parseForm(String body) {
+        Map<String, String> form = new TreeMap<>();
+        for (String pair : body.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            form.put(name, value);
+        }
+        return form;
+    }
+
+    private static void error(HttpExchange exchange, int status, String type, String code, String message)
+            throws IOException {
+        respond(exchange, status, "<ErrorResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\"><Error>"
+                + "<Type>" + type + "</Type><Code>" + code + "</Code><Message>" + message + "</Message></Error>"
+                + "<RequestId>" + UUID.randomUUID() + "</RequestId></ErrorResponse>");
+    }
+
+    private static void respond(HttpExchange exchange, int status, String xml) throws IOException {
+        byte[] body = xml.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/xml");
+        exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
