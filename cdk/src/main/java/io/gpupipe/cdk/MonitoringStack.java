@@ -1,0 +1,135 @@
+package io.gpupipe.cdk;
+
+import io.gpupipe.model.Tier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.cloudwatch.Alarm;
+import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.TextWidget;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
+import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
+import software.amazon.awscdk.services.sns.ITopic;
+import software.amazon.awscdk.services.sns.Topic;
+import software.constructs.Construct;
+
+/**
+ * Alarms and the dashboard (change independently of the workload). Alarms go to the SAM stack's alarm topic:
+ * per tier GPU temperature > 90 °C, XID errors > 0, GPU memory > 85 % (warning) and > 95 % (critical); the DLQ
+ * holding anything. Missing data (a tier at zero tasks) is not breaching.
+ */
+public class MonitoringStack extends Stack {
+    /** Container Insights GPU metrics of ECS Managed Instances (names as in seed 001). */
+    static final String GPU_TEMPERATURE = "TaskGPUTemperature";
+    static final String GPU_XID_COUNT = "TaskGPURestartAppXidCount";
+    static final String GPU_MEMORY = "TaskGPUMemoryUtilization";
+    static final String GPU_UTILIZATION = "TaskGPUUtilization";
+    static final String GPU_POWER = "TaskGPUPowerDraw";
+
+    private final List<Alarm> alarms = new ArrayList<>();
+    private final Dashboard dashboard;
+
+    public MonitoringStack(Construct scope, String id, StackProps props, SamExports sam, List<TierSpec> tiers) {
+        super(scope, id, props);
+        ITopic alarmTopic = Topic.fromTopicArn(this, "AlarmTopic", sam.alarmTopicArn());
+        String cluster = sam.clusterName();
+        for (TierSpec spec : tiers) {
+            Tier tier = spec.tier();
+            String service = sam.serviceName(tier);
+            String name = tier.wireName();
+            alarm("GpuTemperature-" + name, GpupipeMetrics.serviceMetric(cluster, service, GPU_TEMPERATURE, "Maximum"),
+                    90, name + ": GPU temperature above 90 °C", alarmTopic);
+            alarm("GpuXid-" + name, GpupipeMetrics.serviceMetric(cluster, service, GPU_XID_COUNT, "Maximum"),
+                    0, name + ": GPU XID errors (auto repair may replace the instance)", alarmTopic);
+            alarm("GpuMemoryWarning-" + name, GpupipeMetrics.serviceMetric(cluster, service, GPU_MEMORY, "Maximum"),
+                    85, name + ": WARNING GPU memory above 85 %", alarmTopic);
+            alarm("GpuMemoryCritical-" + name, GpupipeMetrics.serviceMetric(cluster, service, GPU_MEMORY, "Maximum"),
+                    95, name + ": CRITICAL GPU memory above 95 %", alarmTopic);
+        }
+        alarm("DeadLetterQueue", GpupipeMetrics.queueMetric(sam.dlqName(), "ApproximateNumberOfMessagesVisible"), 0,
+                "jobs in the dead-letter queue (read the ErrorReason attribute)", alarmTopic);
+        dashboard = Dashboard.Builder.create(this, "Dashboard").build();
+        DashboardLayout.addTo(dashboard, sam, tiers);
+    }
+
+    private void alarm(String id, Metric metric, double threshold, String description, ITopic topic) {
+        Alarm alarm = metric.createAlarm(this, id, CreateAlarmOptions.builder()
+                .alarmDescription("gpupipe " + description)
+                .comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD)
+                .threshold(threshold)
+                .evaluationPeriods(1)
+                .treatMissingData(TreatMissingData.NOT_BREACHING)
+                .build());
+        alarm.addAlarmAction(new SnsAction(topic));
+        alarms.add(alarm);
+    }
+
+    public List<Alarm> getAlarms() {
+        return List.copyOf(alarms);
+    }
+
+    public Dashboard getDashboard() {
+        return dashboard;
+    }
+
+    /** The four dashboard sections: routing, one per tier, GPU hardware. */
+    static final class DashboardLayout {
+        private DashboardLayout() {
+        }
+
+        static void addTo(Dashboard dashboard, SamExports sam, List<TierSpec> tiers) {
+            String ns = sam.metricNamespace();
+            String cluster = sam.clusterName();
+            List<IMetric> routed = new ArrayList<>();
+            tiers.forEach(t -> routed.add(GpupipeMetrics.tierMetric(ns, t.tier(), "JobsRouted", "Sum")));
+            dashboard.addWidgets(header("Routing"));
+            dashboard.addWidgets(graph("Jobs routed per tier", routed, 12),
+                    graph("Classifier fallbacks", List.of(Metric.Builder.create().namespace(ns)
+                            .metricName("ClassifierFallbacks").dimensionsMap(Map.of("Classifier", "bedrock"))
+                            .statistic("Sum").period(GpupipeMetrics.MINUTE).build()), 12));
+            List<IMetric> temperatures = new ArrayList<>();
+            List<IMetric> power = new ArrayList<>();
+            List<IMetric> xids = new ArrayList<>();
+            for (TierSpec spec : tiers) {
+                Tier tier = spec.tier();
+                String service = sam.serviceName(tier);
+                dashboard.addWidgets(header("Tier " + tier.wireName() + " (" + spec.model().model() + ", GPU "
+                        + spec.gpuShare().ecsValue() + ")"));
+                dashboard.addWidgets(
+                        graph("Queue", List.of(
+                                GpupipeMetrics.queueMetric(sam.queueName(tier), "ApproximateNumberOfMessagesVisible"),
+                                GpupipeMetrics.queueMetric(sam.queueName(tier),
+                                        "ApproximateNumberOfMessagesNotVisible")), 8),
+                        graph("Tasks", List.of(
+                                GpupipeMetrics.tierMetric(ns, tier, "DesiredTasks", "Maximum"),
+                                GpupipeMetrics.tierMetric(ns, tier, "ServiceDesiredTasks", "Maximum"),
+                                GpupipeMetrics.tierMetric(ns, tier, "RunningTasks", "Maximum")), 8),
+                        graph("GPU utilization / memory %", List.of(
+                                GpupipeMetrics.serviceMetric(cluster, service, GPU_UTILIZATION, "Average"),
+                                GpupipeMetrics.serviceMetric(cluster, service, GPU_MEMORY, "Maximum")), 8));
+                temperatures.add(GpupipeMetrics.serviceMetric(cluster, service, GPU_TEMPERATURE, "Maximum"));
+                power.add(GpupipeMetrics.serviceMetric(cluster, service, GPU_POWER, "Average"));
+                xids.add(GpupipeMetrics.serviceMetric(cluster, service, GPU_XID_COUNT, "Maximum"));
+            }
+            dashboard.addWidgets(header("GPU hardware"));
+            dashboard.addWidgets(graph("Temperature °C", temperatures, 8), graph("Power draw W", power, 8),
+                    graph("XID errors", xids, 8));
+        }
+
+        private static IWidget header(String text) {
+            return TextWidget.Builder.create().markdown("## " + text).width(24).height(1).build();
+        }
+
+        private static IWidget graph(String title, List<IMetric> metrics, int width) {
+            return GraphWidget.Builder.create().title(title).left(metrics).width(width).height(6).build();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.gpupipe.cdk;
+
+import io.gpupipe.model.Tier;
+import java.util.List;
+import software.amazon.awscdk.Size;
+import software.amazon.awscdk.services.ec2.AcceleratorManufacturer;
+import software.amazon.awscdk.services.ec2.AcceleratorType;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.InstanceRequirementsConfig;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ecs.CapacityProviderStrategy;
+import software.amazon.awscdk.services.ecs.CfnCapacityProvider;
+import software.amazon.awscdk.services.ecs.Cluster;
+import software.amazon.awscdk.services.ecs.Compatibility;
+import software.amazon.awscdk.services.ecs.DeploymentCircuitBreaker;
+import software.amazon.awscdk.services.ecs.FargateService;
+import software.amazon.awscdk.services.ecs.ManagedInstancesCapacityProvider;
+import software.amazon.awscdk.services.ecs.NetworkMode;
+import software.amazon.awscdk.services.ecs.PropagateManagedInstancesTags;
+import software.amazon.awscdk.services.ecs.PropagatedTagSource;
+import software.amazon.awscdk.services.ecs.TaskDefinition;
+import software.constructs.Construct;
+
+/**
+ * One tier on the GPU side: its Managed Instances capacity provider (attribute-based NVIDIA selection, GPU auto
+ * repair), the task definition (model server + gpu-worker, see {@link TierTask}), the service (desired 0, circuit
+ * breaker with rollback) and its scaling (see {@link TierScaling}). Refuses to build if the model does not fit.
+ */
+public class TierService extends Construct {
+    private final FargateService service;
+    private final ManagedInstancesCapacityProvider capacityProvider;
+    private final TierTask task;
+
+    public TierService(Construct scope, String id, TierServiceProps props) {
+        super(scope, id);
+        TierSpec spec = props.spec();
+        SizingGate.require(spec);
+        SubnetSelection isolated = SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build();
+
+        capacityProvider = capacityProvider(spec, props.vpc());
+        props.cluster().addManagedInstancesCapacityProvider(capacityProvider);
+
+        TaskDefinition taskDefinition = TaskDefinition.Builder.create(this, "TaskDefinition")
+                .compatibility(Compatibility.MANAGED_INSTANCES)
+                .networkMode(NetworkMode.AWS_VPC)
+                .cpu(Integer.toString(spec.taskCpu()))
+                .memoryMiB(Integer.toString(spec.taskMemoryMiB()))
+                .build();
+        task = new TierTask(this, "Containers", taskDefinition, props);
+
+        SecurityGroup taskSecurityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
+                .vpc(props.vpc())
+                .description("gpupipe " + spec.tier().wireName() + " tasks: no inbound; outbound only inside the VPC")
+                .build();
+        service = FargateService.Builder.create(this, "Service")
+                .cluster(props.cluster())
+                .serviceName(props.sam().serviceName(spec.tier()))
+                .taskDefinition(taskDefinition)
+                .desiredCount(0)
+                .capacityProviderStrategies(List.of(CapacityProviderStrategy.builder()
+                        .capacityProvider(capacityProvider.getCapacityProviderName())
+                        .weight(1)
+                        .build()))
+                .circuitBreaker(DeploymentCircuitBreaker.builder().enable(true).rollback(true).build())
+                .minHealthyPercent(100)
+                .maxHealthyPercent(200)
+                .vpcSubnets(isolated)
+                .securityGroups(List.of(taskSecurityGroup))
+                .assignPublicIp(false)
+                .enableEcsManagedTags(true)
+                .propagateTags(PropagatedTagSource.SERVICE)
+                .build();
+
+        new TierScaling(this, "Scaling", spec, props.sam(), props.cluster().getClusterName(), service);
+    }
+
+    private ManagedInstancesCapacityProvider capacityProvider(TierSpec spec, IVpc vpc) {
+        SecurityGroup instances = SecurityGroup.Builder.create(this, "InstanceSecurityGroup")
+                .vpc(vpc)
+                .description("gpupipe " + spec.tier().wireName() + " GPU instances: no inbound")
+                .build();
+        InstanceRequirementsConfig.Builder requirements = InstanceRequirementsConfig.builder()
+                .vCpuCountMin(instanceVcpuMin(spec))
+                .memoryMin(Size.mebibytes(instanceMemoryMiBMin(spec)))
+                .acceleratorManufacturers(List.of(AcceleratorManufacturer.NVIDIA))
+                .acceleratorTypes(List.of(AcceleratorType.GPU))
+                .acceleratorCountMin(spec.gpuShare().devices())
+                .acceleratorCountMax(spec.gpuShare().devices())
+                .acceleratorTotalMemoryMin(Size.mebibytes(spec.acceleratorTotalMemoryMiB()));
+        if (!spec.allowedInstanceTypes().isEmpty()) {
+            requirements.allowedInstanceTypes(spec.allowedInstanceTypes());
+        }
+        ManagedInstancesCapacityProvider provider = ManagedInstancesCapacityProvider.Builder.create(this, "Capacity")
+                .subnets(vpc.getIsolatedSubnets())
+                .securityGroups(List.of(instances))
+                .instanceRequirements(requirements.build())
+                .propagateTags(PropagateManagedInstancesTags.CAPACITY_PROVIDER)
+                .build();
+        // GPU auto repair (DCGM health, XIDs 48/74/79/95/140): not yet a property of the L2 construct.
+        CfnCapacityProvider cfn = (CfnCapacityProvider) provider.getNode().getDefaultChild();
+        cfn.addPropertyOverride("ManagedInstancesProvider.AutoRepairConfiguration.ActionsStatus", "ENABLED");
+        return provider;
+    }
+
+    /** The task's vCPUs plus one for the ECS agent and the OS. */
+    static int instanceVcpuMin(TierSpec spec) {
+        return (spec.taskCpu() + 1023) / 1024 + 1;
+    }
+
+    /** The task's memory plus 4 GiB for the ECS agent, the OS and the page cache. */
+    static int instanceMemoryMiBMin(TierSpec spec) {
+        return spec.taskMemoryMiB() + 4 * 1024;
+    }
+
+    public FargateService getService() {
+        return service;
+    }
+
+    public ManagedInstancesCapacityProvider getCapacityProvider() {
+        return capacityProvider;
+    }
+
+    public TierTask getTask() {
+        return task;
+    }
+
+    public Tier getTier() {
+        return task.getTier();
+    }
+}

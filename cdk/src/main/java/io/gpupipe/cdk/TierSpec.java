@@ -1,0 +1,78 @@
+package io.gpupipe.cdk;
+
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.sizing.GpuBudget;
+import io.gpupipe.model.sizing.GpuShare;
+import io.gpupipe.model.sizing.ModelFootprint;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything the GPU side needs to know about one tier: the model it serves (for the VRAM sizing gate and the model
+ * server's flags), the GPU share each task asks for, the instances the capacity provider may pick, and scaling.
+ *
+ * @param gpuMemoryMiB     minimum memory of each GPU the capacity provider may pick; also the sizing budget
+ * @param taskCpu          task CPU units (1024 = 1 vCPU); instances need at least this plus the agent's share
+ * @param taskMemoryMiB    task memory; instances need at least this plus the agent's share
+ * @param modelLoadGrace   longest expected model load (image already pulled): the model server's health check
+ *                         tolerates failures this long before the task is replaced
+ * @param scaleInAfter     how long a tier must want fewer tasks before one is removed
+ */
+public record TierSpec(
+        Tier tier,
+        ModelFootprint model,
+        GpuShare gpuShare,
+        long gpuMemoryMiB,
+        int taskCpu,
+        int taskMemoryMiB,
+        int maxTasks,
+        String modelServerImageTag,
+        Duration modelLoadGrace,
+        Duration scaleInAfter,
+        List<String> allowedInstanceTypes) {
+
+    public TierSpec {
+        Objects.requireNonNull(tier, "tier");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(gpuShare, "gpuShare");
+        Objects.requireNonNull(modelServerImageTag, "modelServerImageTag");
+        Objects.requireNonNull(modelLoadGrace, "modelLoadGrace");
+        Objects.requireNonNull(scaleInAfter, "scaleInAfter");
+        allowedInstanceTypes = List.copyOf(allowedInstanceTypes);
+        if (maxTasks < 1) {
+            throw new IllegalArgumentException("tier " + tier.wireName() + ": maxTasks must be >= 1, got " + maxTasks);
+        }
+        if (taskCpu < 256 || taskMemoryMiB < 512) {
+            throw new IllegalArgumentException("tier " + tier.wireName() + ": task needs >= 256 CPU units and >= 512 MiB");
+        }
+        if (scaleInAfter.toMinutes() < 1) {
+            throw new IllegalArgumentException("tier " + tier.wireName() + ": scaleInAfter must be >= 1 minute");
+        }
+    }
+
+    /** What the sizing gate checks the model against. */
+    public GpuBudget budget() {
+        return new GpuBudget(gpuMemoryMiB, gpuShare);
+    }
+
+    /** Minimum memory of all the instance's GPUs together (EC2 attribute-based selection counts the sum). */
+    public long acceleratorTotalMemoryMiB() {
+        return gpuMemoryMiB * gpuShare.devices();
+    }
+
+    public TierSpec withModel(ModelFootprint newModel, GpuShare newShare) {
+        return new TierSpec(tier, newModel, newShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxTasks,
+                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes);
+    }
+
+    public TierSpec withMaxTasks(int newMaxTasks) {
+        return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, newMaxTasks,
+                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes);
+    }
+
+    public TierSpec withModelServerImageTag(String tag) {
+        return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxTasks, tag,
+                modelLoadGrace, scaleInAfter, allowedInstanceTypes);
+    }
+}

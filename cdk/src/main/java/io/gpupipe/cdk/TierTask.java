@@ -1,0 +1,157 @@
+package io.gpupipe.cdk;
+
+import io.gpupipe.model.Tier;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.ecs.ContainerDefinition;
+import software.amazon.awscdk.services.ecs.ContainerDefinitionOptions;
+import software.amazon.awscdk.services.ecs.ContainerDependency;
+import software.amazon.awscdk.services.ecs.ContainerDependencyCondition;
+import software.amazon.awscdk.services.ecs.ContainerImage;
+import software.amazon.awscdk.services.ecs.HealthCheck;
+import software.amazon.awscdk.services.ecs.LogDriver;
+import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
+import software.amazon.awscdk.services.ecs.TaskDefinition;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.s3.BucketAttributes;
+import software.amazon.awscdk.services.s3.IBucket;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.sqs.IQueue;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueAttributes;
+import software.constructs.Construct;
+
+/**
+ * The two containers of a tier's task: the vLLM model server (weights baked into its image, GPU share, health check
+ * tolerant of model load) and the gpu-worker, which starts once the model server is HEALTHY, talks to it on
+ * localhost:8000 and gets 120 s to drain on stop. The task role may touch only this tier's queue, the DLQ and the
+ * bucket prefixes the worker uses.
+ */
+public class TierTask extends Construct {
+    /** ECS caps a container health check's start period at 300 s; the rest of a long load is covered by retries. */
+    static final long MAX_START_PERIOD_SECONDS = 300;
+    static final int MODEL_SERVER_PORT = 8000;
+    static final int WORKER_MEMORY_MIB = 1024;
+
+    private final Tier tier;
+    private final ContainerDefinition modelServer;
+    private final ContainerDefinition worker;
+
+    public TierTask(Construct scope, String id, TaskDefinition taskDefinition, TierServiceProps props) {
+        super(scope, id);
+        TierSpec spec = props.spec();
+        tier = spec.tier();
+        LogGroup logs = LogGroup.Builder.create(this, "Logs").retention(RetentionDays.ONE_MONTH).build();
+
+        modelServer = taskDefinition.addContainer("model-server", ContainerDefinitionOptions.builder()
+                .image(ContainerImage.fromEcrRepository(props.modelServerRepository(), spec.modelServerImageTag()))
+                .essential(true)
+                .gpuCount(spec.gpuShare().gpus())
+                .memoryReservationMiB(spec.taskMemoryMiB() - WORKER_MEMORY_MIB)
+                .command(modelServerArgs(spec))
+                .environment(Map.of(
+                        "VLLM_ENABLE_CUDA_COMPATIBILITY", "1",
+                        "HF_HUB_OFFLINE", "1",
+                        "TRANSFORMERS_OFFLINE", "1"))
+                .healthCheck(modelServerHealthCheck(spec))
+                .stopTimeout(Duration.seconds(30))
+                .logging(LogDriver.awsLogs(AwsLogDriverProps.builder().logGroup(logs).streamPrefix("model").build()))
+                .build());
+
+        worker = taskDefinition.addContainer("gpu-worker", ContainerDefinitionOptions.builder()
+                .image(ContainerImage.fromEcrRepository(props.workerRepository(), props.workerImageTag()))
+                .essential(true)
+                .memoryReservationMiB(WORKER_MEMORY_MIB)
+                .environment(workerEnvironment(spec, props.sam()))
+                .healthCheck(HealthCheck.builder()
+                        .command(List.of("CMD-SHELL", "curl -fsS http://127.0.0.1:8080/q/health/ready || exit 1"))
+                        .interval(Duration.seconds(15))
+                        .timeout(Duration.seconds(5))
+                        .retries(3)
+                        .startPeriod(Duration.seconds(60))
+                        .build())
+                .stopTimeout(Duration.seconds(120))
+                .logging(LogDriver.awsLogs(AwsLogDriverProps.builder().logGroup(logs).streamPrefix("worker").build()))
+                .build());
+        worker.addContainerDependencies(ContainerDependency.builder()
+                .container(modelServer)
+                .condition(ContainerDependencyCondition.HEALTHY)
+                .build());
+
+        grantWorker(taskDefinition, props);
+    }
+
+    /** vLLM's OpenAI server flags, from the same numbers the sizing gate checked. */
+    static List<String> modelServerArgs(TierSpec spec) {
+        List<String> args = new ArrayList<>();
+        args.addAll(List.of("--served-model-name", spec.model().model()));
+        args.addAll(List.of("--max-model-len", Integer.toString(spec.model().maxSequenceLength())));
+        args.addAll(List.of("--max-num-seqs", Integer.toString(spec.model().maxConcurrentSequences())));
+        args.addAll(List.of("--tensor-parallel-size", Integer.toString(spec.gpuShare().devices())));
+        args.addAll(List.of("--gpu-memory-utilization", "0.90"));
+        args.addAll(List.of("--host", "127.0.0.1", "--port", Integer.toString(MODEL_SERVER_PORT)));
+        return args;
+    }
+
+    /** Start period up to ECS's 300 s cap, then enough retries that a load of {@code modelLoadGrace} survives. */
+    static HealthCheck modelServerHealthCheck(TierSpec spec) {
+        long grace = spec.modelLoadGrace().toSeconds();
+        long startPeriod = Math.min(grace, MAX_START_PERIOD_SECONDS);
+        long interval = grace > 600 ? 60 : 30;
+        long retries = Math.max(3, Math.min(10, (grace - startPeriod + interval - 1) / interval));
+        return HealthCheck.builder()
+                .command(List.of("CMD-SHELL", "python3 -c \"import urllib.request; urllib.request.urlopen("
+                        + "'http://127.0.0.1:" + MODEL_SERVER_PORT + "/health', timeout=4)\" || exit 1"))
+                .interval(Duration.seconds(interval))
+                .timeout(Duration.seconds(5))
+                .retries(retries)
+                .startPeriod(Duration.seconds(startPeriod))
+                .build();
+    }
+
+    static Map<String, String> workerEnvironment(TierSpec spec, SamExports sam) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("GPUPIPE_WORKER_TIER", spec.tier().wireName());
+        env.put("GPUPIPE_WORKER_QUEUE_URL", sam.queueUrl(spec.tier()));
+        env.put("GPUPIPE_WORKER_DLQ_URL", sam.dlqUrl());
+        env.put("GPUPIPE_WORKER_BUCKET", sam.bucketName());
+        env.put("GPUPIPE_WORKER_BACKEND", "openai");
+        env.put("GPUPIPE_WORKER_MAX_RECEIVE_COUNT", sam.maxReceiveCount());
+        env.put("GPUPIPE_WORKER_MODEL", spec.model().model());
+        env.put("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:" + MODEL_SERVER_PORT);
+        return env;
+    }
+
+    private void grantWorker(TaskDefinition taskDefinition, TierServiceProps props) {
+        SamExports sam = props.sam();
+        IQueue queue = Queue.fromQueueAttributes(this, "Queue", QueueAttributes.builder()
+                .queueArn(sam.queueArn(tier)).queueUrl(sam.queueUrl(tier)).build());
+        IQueue dlq = Queue.fromQueueAttributes(this, "DeadLetterQueue", QueueAttributes.builder()
+                .queueArn(sam.dlqArn()).queueUrl(sam.dlqUrl()).build());
+        BucketAttributes.Builder bucketAttributes = BucketAttributes.builder().bucketName(sam.bucketName());
+        props.resultsKey().ifPresent(bucketAttributes::encryptionKey);
+        IBucket bucket = Bucket.fromBucketAttributes(this, "Results", bucketAttributes.build());
+
+        queue.grantConsumeMessages(taskDefinition.getTaskRole());
+        dlq.grantSendMessages(taskDefinition.getTaskRole());
+        bucket.grantRead(taskDefinition.getTaskRole(), "jobs/*");
+        bucket.grantRead(taskDefinition.getTaskRole(), "results/*");
+        bucket.grantPut(taskDefinition.getTaskRole(), "results/*");
+    }
+
+    public Tier getTier() {
+        return tier;
+    }
+
+    public ContainerDefinition getModelServer() {
+        return modelServer;
+    }
+
+    public ContainerDefinition getWorker() {
+        return worker;
+    }
+}
