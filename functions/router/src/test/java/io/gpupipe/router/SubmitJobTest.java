@@ -18,12 +18,15 @@ import io.gpupipe.model.Tier;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 @QuarkusTest
@@ -134,6 +137,22 @@ class SubmitJobTest {
                 .body("{\"requestId\":\"" + id + "\",\"prompt\":\"" + "x".repeat(3000) + "\",\"route\":\"small\"}")
                 .post("/v1/jobs")
                 .then().statusCode(202).body("tier", equalTo("small"));
+
+        // then
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/json; charset=UTF-8", "application/vnd.gpupipe+json", "APPLICATION/JSON"})
+    void submit_shouldAccept_whenContentTypeIsJson(String contentType) {
+        // given
+        String id = UUID.randomUUID().toString();
+        byte[] body = ("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}").getBytes(StandardCharsets.UTF_8);
+
+        // when
+        given().header("Content-Type", contentType).body(body)
+                .post("/v1/jobs").then().statusCode(202).body("requestId", equalTo(id));
 
         // then
         assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
