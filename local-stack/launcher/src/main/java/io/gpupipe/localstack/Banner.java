@@ -1,0 +1,110 @@
+package io.gpupipe.localstack;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localstack.internal.ComponentEnvironment;
+import io.gpupipe.localstack.internal.LambdaFunction;
+import io.gpupipe.model.Tier;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * What the launcher prints once the stack is ready: the endpoints, and copy-paste examples that work as printed
+ * (fresh request ids each start, so the status and S3 commands refer to the jobs the curl commands submit).
+ */
+public final class Banner {
+    static final String AWS_ENV = "AWS_ACCESS_KEY_ID=" + LocalAws.ACCESS_KEY + " AWS_SECRET_ACCESS_KEY="
+            + LocalAws.SECRET_KEY + " AWS_DEFAULT_REGION=" + LocalAws.REGION;
+
+    private Banner() {
+    }
+
+    /** One copy-paste example: what it does, and the shell command. */
+    public record Example(String title, String command) {
+    }
+
+    /** The request ids the examples use. */
+    public record ExampleIds(String speech, String text, String direct) {
+        public static ExampleIds random() {
+            return new ExampleIds(UUID.randomUUID().toString(), UUID.randomUUID().toString(),
+                    UUID.randomUUID().toString());
+        }
+    }
+
+    public static List<Example> examples(URI api, LocalAws aws, ExampleIds ids) {
+        String sqs = aws.sqsEndpoint().toString();
+        String s3 = aws.s3Endpoint().toString();
+        String results = "s3://" + aws.bucket() + "/results/";
+        List<Example> examples = new ArrayList<>();
+        examples.add(new Example("a speech job (FreeTTS, WAV result)", "curl -s -X POST " + api + "/v1/jobs -H "
+                + "'Content-Type: application/json' -d '{\"requestId\":\"" + ids.speech() + "\",\"task\":\"speech\","
+                + "\"prompt\":\"Hello from the gpupipe local stack.\"}'"));
+        examples.add(new Example("a text job", "curl -s -X POST " + api + "/v1/jobs -H 'Content-Type: "
+                + "application/json' -d '{\"requestId\":\"" + ids.text() + "\",\"prompt\":\"Once upon a time\","
+                + "\"maxTokens\":64}'"));
+        examples.add(new Example("the speech job's status (and result once done)", "curl -s " + api + "/v1/jobs/"
+                + ids.speech()));
+        examples.add(new Example("a job sent straight to the small queue (seed 000 style)", AWS_ENV
+                + " aws --endpoint-url " + sqs + " sqs send-message --queue-url "
+                + aws.queueUrl(LocalAws.SMALL_QUEUE) + " --message-body '{\"requestId\":\"" + ids.direct()
+                + "\",\"task\":\"speech\",\"prompt\":\"Sent straight to the small queue.\"}'"));
+        examples.add(new Example("its result from S3", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp " + results
+                + ids.direct() + ".json -"));
+        examples.add(new Example("the speech job's audio", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp "
+                + results + ids.speech() + ".wav hello.wav"));
+        return examples;
+    }
+
+    public static String render(LocalStack stack, List<Example> examples, Duration readyIn) {
+        LaunchOptions options = stack.options();
+        LocalAws aws = stack.aws();
+        StringBuilder b = new StringBuilder("\n");
+        b.append(String.format(Locale.ROOT, "gpupipe local stack is ready (%.1f s)%n%n", readyIn.toMillis() / 1000.0));
+        row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id} "
+                + "(no auth locally; the deployed API wants SigV4)");
+        row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + LocalAws.SMALL_QUEUE + ", " + LocalAws.LARGE_QUEUE
+                + ", " + LocalAws.DLQ + " (redrive after " + aws.maxReceiveCount() + " receives)");
+        row(b, "S3 (S3Proxy)", aws.s3Endpoint() + "  bucket " + aws.bucket() + (options.dataDir() == null
+                ? " (in memory)" : " (on disk: " + options.dataDir().toAbsolutePath() + ")"));
+        row(b, "workers", options.workers().isEmpty() ? "none (--workers none)" : options.workers().stream()
+                .map(Tier::wireName).collect(Collectors.joining(", ")) + " - " + backend(stack));
+        stack.router().ifPresent(f -> row(b, "router invoke API", invoke(f)));
+        stack.notifier().ifPresent(f -> row(b, "result notifier", invoke(f) + "  (S3 results/*.json events; SNS "
+                + "and signed callbacks, secret " + ComponentEnvironment.CALLBACK_SECRET + ")"));
+        stack.scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "
+                + options.metricInterval().toSeconds() + " s; prints what it would publish)"));
+        if (options.backend() == Backend.EMBEDDED && stack.textModel().isEmpty()) {
+            b.append("\nNo text model: text jobs will end failed/model_unavailable. Give one with --text-model "
+                    + "FILE.gguf (or GPUPIPE_TEXT_MODEL), or add --download-text-model.\n");
+        }
+        stack.notes().forEach(n -> b.append("Note: ").append(n).append('\n'));
+        b.append("\nTry it (copy-paste):\n");
+        for (Example e : examples) {
+            b.append("  # ").append(e.title()).append('\n').append("  ").append(e.command()).append('\n');
+        }
+        b.append("\nCtrl-C drains the workers, stops everything and exits.\n");
+        return b.toString();
+    }
+
+    private static String backend(LocalStack stack) {
+        if (stack.options().backend() == Backend.OPENAI) {
+            return "openai backend at " + stack.options().modelServerUrl();
+        }
+        Optional<java.nio.file.Path> model = stack.textModel();
+        return "embedded backend: speech by FreeTTS, text by llama.cpp " + model.map(p -> "with " + p)
+                .orElse("(no model)");
+    }
+
+    private static String invoke(LambdaFunction function) {
+        return "curl -d @event.json " + function.invokeUri();
+    }
+
+    private static void row(StringBuilder b, String name, String value) {
+        b.append(String.format(Locale.ROOT, "  %-20s %s%n", name, value));
+    }
+}

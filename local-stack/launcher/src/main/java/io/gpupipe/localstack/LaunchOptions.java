@@ -1,0 +1,71 @@
+package io.gpupipe.localstack;
+
+import io.gpupipe.model.Tier;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Everything the launcher can be told. Ports 0 mean "any free port" (tests); {@code dataDir} null keeps S3 in
+ * memory; {@code textModel} null means no text model (text jobs fail with {@code model_unavailable}) unless
+ * {@code downloadTextModel} fetches the default one.
+ */
+public record LaunchOptions(
+        int apiPort,
+        int sqsPort,
+        int s3Port,
+        Path dataDir,
+        Path textModel,
+        boolean downloadTextModel,
+        URI textModelUrl,
+        String textModelSha256,
+        Path cacheDir,
+        Backend backend,
+        URI modelServerUrl,
+        Set<Tier> workers,
+        Duration metricInterval,
+        Path repo) {
+
+    public static final int DEFAULT_API_PORT = 8080;
+    public static final int DEFAULT_SQS_PORT = 9324;
+    public static final int DEFAULT_S3_PORT = 9000;
+    public static final URI DEFAULT_TEXT_MODEL_URL =
+            URI.create("https://huggingface.co/ggml-org/models/resolve/main/tinyllamas/stories260K.gguf");
+    public static final String DEFAULT_TEXT_MODEL_SHA256 =
+            "270cba1bd5109f42d03350f60406024560464db173c0e387d91f0426d3bd256d";
+    public static final Duration DEFAULT_METRIC_INTERVAL = Duration.ofSeconds(60);
+
+    public LaunchOptions {
+        workers = workers.isEmpty() ? EnumSet.noneOf(Tier.class) : EnumSet.copyOf(workers);
+    }
+
+    /** The defaults of the command line, with the given repository root and cache directory. */
+    public static LaunchOptions defaults(Path repo, Path cacheDir) {
+        return new LaunchOptions(DEFAULT_API_PORT, DEFAULT_SQS_PORT, DEFAULT_S3_PORT, null, null, false,
+                DEFAULT_TEXT_MODEL_URL, DEFAULT_TEXT_MODEL_SHA256, cacheDir, Backend.EMBEDDED, null,
+                EnumSet.allOf(Tier.class), DEFAULT_METRIC_INTERVAL, repo);
+    }
+
+    /** Any free ports for the API, SQS and S3 (tests; never collides with a developer's 8080). */
+    public LaunchOptions withFreePorts() {
+        return new LaunchOptions(0, 0, 0, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256,
+                cacheDir, backend, modelServerUrl, workers, metricInterval, repo);
+    }
+
+    public LaunchOptions withTextModel(Path model) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, model, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo);
+    }
+
+    public LaunchOptions withWorkers(Set<Tier> tiers) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo);
+    }
+
+    public LaunchOptions withMetricInterval(Duration interval) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo);
+    }
+}

@@ -1,0 +1,349 @@
+package io.gpupipe.localstack;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsOptions;
+import io.gpupipe.localstack.apigateway.HttpApiFacade;
+import io.gpupipe.localstack.apigateway.HttpApiRoute;
+import io.gpupipe.localstack.aws.ControlPlaneStandIn;
+import io.gpupipe.localstack.aws.SnsStandIn;
+import io.gpupipe.localstack.events.MetricSchedule;
+import io.gpupipe.localstack.events.S3EventDelivery;
+import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localstack.internal.ComponentEnvironment;
+import io.gpupipe.localstack.internal.ComponentPackages;
+import io.gpupipe.localstack.internal.LambdaFunction;
+import io.gpupipe.localstack.internal.Ports;
+import io.gpupipe.localstack.internal.WorkerProcess;
+import io.gpupipe.model.Tier;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The whole pipeline on one machine. In this JVM: SQS and S3 ({@link LocalAws}), the HTTP API facade, S3 event
+ * delivery, the metric schedule and the SNS stand-in. In child processes: each Lambda function from its deployment
+ * package, and one worker per tier. {@link #close()} stops it in dependency order: API first, then the workers
+ * (drained), pending events, the functions, and SQS/S3 last.
+ */
+public final class LocalStack implements AutoCloseable {
+    static final Duration FUNCTION_START_LIMIT = Duration.ofSeconds(90);
+    static final Duration WORKER_START_LIMIT = Duration.ofMinutes(5);
+    static final Duration WORKER_DRAIN_LIMIT = Duration.ofSeconds(110);
+    static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
+    private final LaunchOptions options;
+    private final Console console;
+    private final ComponentPackages packages;
+    private final Map<Tier, WorkerProcess> workers = new EnumMap<>(Tier.class);
+    private final List<String> notes = new ArrayList<>();
+    private volatile boolean closed;
+    private Path runDir;
+    private Path textModel;
+    private LocalAws aws;
+    private SnsStandIn sns;
+    private ControlPlaneStandIn controlPlane;
+    private LambdaFunction router;
+    private LambdaFunction notifier;
+    private LambdaFunction scalingMetric;
+    private HttpApiFacade api;
+    private S3EventDelivery s3Events;
+    private MetricSchedule schedule;
+
+    private LocalStack(LaunchOptions options, Console console) {
+        this.options = options;
+        this.console = console;
+        this.packages = new ComponentPackages(options.repo());
+    }
+
+    /** Starts everything and returns once the API answers and every worker is ready. */
+    public static LocalStack start(LaunchOptions options, Console console) {
+        LocalStack stack = create(options, console);
+        stack.boot();
+        return stack;
+    }
+
+    /** A stack not yet started, so that a shutdown hook can hold it while {@link #boot()} runs. */
+    public static LocalStack create(LaunchOptions options, Console console) {
+        return new LocalStack(options, console);
+    }
+
+    /** Starts every component; on failure, stops what had started and rethrows. */
+    public void boot() {
+        try {
+            doBoot();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void doBoot() {
+        Ports.requireFree(options.apiPort(), "--api-port", "HTTP API");
+        Ports.requireFree(options.sqsPort(), "--sqs-port", "SQS endpoint");
+        Ports.requireFree(options.s3Port(), "--s3-port", "S3 endpoint");
+        textModel = TextModels.resolve(options, console);
+        Path routerZip = packages.functionZip("router").orElseThrow(() -> notBuilt("functions/router/target/"
+                + "function.zip"));
+        Optional<Path> workerJar = packages.workerRunner();
+        if (!options.workers().isEmpty() && workerJar.isEmpty()) {
+            throw notBuilt("gpu-worker/target/quarkus-app/quarkus-run.jar");
+        }
+        runDir = createRunDir();
+        Path childClasses = ComponentPackages.extractChildClasses(runDir.resolve("child-classes"));
+
+        step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
+        aws = LocalAws.start(LocalAwsOptions.defaults().withPorts(options.sqsPort(), options.s3Port())
+                .withDataDir(options.dataDir()));
+        ComponentEnvironment env = new ComponentEnvironment(aws);
+
+        step("starting the router function from " + packages.repo().relativize(routerZip));
+        router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15), env.router()),
+                routerZip, childClasses);
+        Optional<Path> notifierZip = packages.functionZip("result-notifier");
+        if (notifierZip.isPresent()) {
+            sns = startSns();
+            step("starting the result-notifier function");
+            notifier = startFunction(new LambdaFunction.Spec("result-notifier", 768, Duration.ofSeconds(60),
+                    env.notifier(sns)), notifierZip.get(), childClasses);
+        } else {
+            notes.add("result notifier: not built (functions/result-notifier/target/function.zip), so no S3 event "
+                    + "delivery");
+        }
+        Optional<Path> scalingZip = packages.functionZip("scaling-metric");
+        if (scalingZip.isPresent()) {
+            controlPlane = startControlPlane();
+            step("starting the scaling-metric function");
+            scalingMetric = startFunction(new LambdaFunction.Spec("scaling-metric", 768, Duration.ofSeconds(50),
+                    env.scalingMetric(controlPlane.endpoint(), controlPlane.endpoint())),
+                    scalingZip.get(), childClasses);
+        } else {
+            notes.add("scaling metric: not built (functions/scaling-metric/target/function.zip), so no schedule");
+        }
+        for (Tier tier : options.workers()) {
+            step("starting " + WorkerProcess.name(tier) + " (" + describeBackend() + ")");
+            int port = Ports.free();
+            workers.put(tier, WorkerProcess.start(tier, workerJar.orElseThrow(), childClasses, port,
+                    env.worker(tier, options.backend(), textModel, options.modelServerUrl(), port),
+                    packages.repo(), console));
+        }
+
+        router.awaitReady(FUNCTION_START_LIMIT);
+        api = startApi();
+        warmUpRouter();
+        if (notifier != null) {
+            notifier.awaitReady(FUNCTION_START_LIMIT);
+            s3Events = new S3EventDelivery(notifier, this::objectSize, console, Duration.ofSeconds(1));
+            aws.onObjectCreated(s3Events);
+        }
+        if (scalingMetric != null) {
+            scalingMetric.awaitReady(FUNCTION_START_LIMIT);
+        }
+        for (WorkerProcess worker : workers.values()) {
+            step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (" + worker.healthUri() + ")");
+            worker.awaitReady(WORKER_START_LIMIT, PROGRESS_EVERY, console);
+        }
+        if (scalingMetric != null) {
+            schedule = MetricSchedule.start(scalingMetric, Duration.ofSeconds(1), options.metricInterval(), console);
+        }
+        ensureOpen();
+    }
+
+    private ControlPlaneStandIn startControlPlane() {
+        try {
+            return ControlPlaneStandIn.start(console, service -> {
+                WorkerProcess worker = service.endsWith("-small") ? workers.get(Tier.SMALL)
+                        : service.endsWith("-large") ? workers.get(Tier.LARGE) : null;
+                return worker != null && worker.process().isAlive() ? 1 : 0;
+            });
+        } catch (IOException e) {
+            throw new StartupException("cannot start the local ECS/CloudWatch stand-in: " + e.getMessage(), e);
+        }
+    }
+
+    private LambdaFunction startFunction(LambdaFunction.Spec spec, Path zip, Path childClasses) {
+        ensureOpen();
+        List<Path> classpath = packages.lambdaClasspath(spec.name(), zip);
+        return LambdaFunction.start(spec, classpath, childClasses, packages.repo(), console);
+    }
+
+    private SnsStandIn startSns() {
+        try {
+            return SnsStandIn.start(console);
+        } catch (IOException e) {
+            throw new StartupException("cannot start the local SNS stand-in: " + e.getMessage(), e);
+        }
+    }
+
+    private HttpApiFacade startApi() {
+        ensureOpen();
+        try {
+            return HttpApiFacade.start(options.apiPort(), HttpApiRoute.ROUTER, router, console);
+        } catch (IOException e) {
+            throw new StartupException("port " + options.apiPort() + " for the HTTP API is already in use; stop the "
+                    + "program using it or choose another port with --api-port " + (options.apiPort() + 1), e);
+        }
+    }
+
+    /** One request through the whole API path (facade, function, S3), so the first user request is warm. */
+    private void warmUpRouter() {
+        HttpClient client = HttpClient.newHttpClient();
+        URI probe = URI.create("http://127.0.0.1:" + api.port() + "/v1/jobs/" + UUID.randomUUID());
+        try {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(probe).GET()
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 404) {
+                console.info("router warm-up: GET of an unknown job answered " + response.statusCode() + " "
+                        + response.body());
+            }
+        } catch (IOException e) {
+            console.info("router warm-up failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StartupException("interrupted", e);
+        }
+    }
+
+    private long objectSize(String bucket, String key) {
+        try (var s3 = aws.newS3Client()) {
+            return s3.headObject(b -> b.bucket(bucket).key(key)).contentLength();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private String describeBackend() {
+        if (options.backend() == Backend.OPENAI) {
+            return "openai backend at " + options.modelServerUrl();
+        }
+        return "embedded backend: FreeTTS speech, " + (textModel == null ? "no text model"
+                : "text model " + textModel.getFileName());
+    }
+
+    private static Path createRunDir() {
+        try {
+            return Files.createTempDirectory("gpupipe-local-stack-");
+        } catch (IOException e) {
+            throw new StartupException("cannot create a temporary directory: " + e.getMessage(), e);
+        }
+    }
+
+    private static StartupException notBuilt(String path) {
+        return new StartupException(path + " not found: build the stack with the README command "
+                + "(./mvnw -B -DskipTests -Plocal-stack -pl local-stack/launcher -am package)");
+    }
+
+    private void step(String message) {
+        ensureOpen();
+        console.info(message);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StartupException("stopped while starting");
+        }
+    }
+
+    public LaunchOptions options() {
+        return options;
+    }
+
+    public URI apiUri() {
+        return api.baseUri();
+    }
+
+    public LocalAws aws() {
+        return aws;
+    }
+
+    public Optional<Path> textModel() {
+        return Optional.ofNullable(textModel);
+    }
+
+    public Optional<LambdaFunction> router() {
+        return Optional.ofNullable(router);
+    }
+
+    public Optional<LambdaFunction> notifier() {
+        return Optional.ofNullable(notifier);
+    }
+
+    public Optional<LambdaFunction> scalingMetric() {
+        return Optional.ofNullable(scalingMetric);
+    }
+
+    public Optional<ControlPlaneStandIn> controlPlane() {
+        return Optional.ofNullable(controlPlane);
+    }
+
+    public Optional<SnsStandIn> sns() {
+        return Optional.ofNullable(sns);
+    }
+
+    public Optional<S3EventDelivery> s3Events() {
+        return Optional.ofNullable(s3Events);
+    }
+
+    public Optional<MetricSchedule> schedule() {
+        return Optional.ofNullable(schedule);
+    }
+
+    public Map<Tier, WorkerProcess> workers() {
+        return Map.copyOf(workers);
+    }
+
+    /** What is missing or off (components not built), one line each. */
+    public List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (api != null) {
+            api.close();
+        }
+        if (schedule != null) {
+            schedule.close();
+        }
+        if (!workers.isEmpty()) {
+            console.info("draining workers (SIGTERM; in-flight jobs finish or go back to the queue)");
+            workers.values().parallelStream().forEach(w -> {
+                if (!w.stop(WORKER_DRAIN_LIMIT)) {
+                    console.info(WorkerProcess.name(w.tier()) + " did not stop in time and was killed");
+                }
+            });
+        }
+        if (s3Events != null) {
+            s3Events.drain(Duration.ofSeconds(10));
+        }
+        for (LambdaFunction function : new LambdaFunction[] {router, notifier, scalingMetric}) {
+            if (function != null) {
+                function.stop(Duration.ofSeconds(10));
+            }
+        }
+        if (controlPlane != null) {
+            controlPlane.close();
+        }
+        if (sns != null) {
+            sns.close();
+        }
+        if (aws != null) {
+            aws.close();
+        }
+        ComponentPackages.deleteTree(runDir);
+    }
+}

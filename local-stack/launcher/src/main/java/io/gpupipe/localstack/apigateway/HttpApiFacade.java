@@ -1,0 +1,145 @@
+package io.gpupipe.localstack.apigateway;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.FunctionInvoker;
+import io.gpupipe.localstack.internal.LambdaFunction;
+import io.gpupipe.model.JobJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The API Gateway HTTP API in front of the router, on a loopback port: each plain HTTP request that matches a route
+ * becomes a payload 2.0 event for the function, and its output becomes the HTTP response; unmatched requests get
+ * API Gateway's own 404, integration failures its 500, a timeout its 503, and bodies over 10 MB its 413. It lives in
+ * the launcher JVM (not in the function's host process) so that the host stays a generic, JDK-only Lambda runtime.
+ */
+public final class HttpApiFacade implements AutoCloseable {
+    static final int MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final List<HttpApiRoute> routes;
+    private final FunctionInvoker function;
+    private final Console console;
+
+    private HttpApiFacade(HttpServer server, ExecutorService executor, List<HttpApiRoute> routes,
+                          FunctionInvoker function, Console console) {
+        this.server = server;
+        this.executor = executor;
+        this.routes = routes;
+        this.function = function;
+        this.console = console;
+    }
+
+    /** Listens on 127.0.0.1:{@code port} (0 = any free port). */
+    public static HttpApiFacade start(int port, List<HttpApiRoute> routes, FunctionInvoker function,
+                                      Console console) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
+        ExecutorService executor = Executors.newFixedThreadPool(32, r -> {
+            Thread t = new Thread(r, "http-api");
+            t.setDaemon(true);
+            return t;
+        });
+        HttpApiFacade facade = new HttpApiFacade(server, executor, routes, function, console);
+        server.createContext("/", facade::handle);
+        server.setExecutor(executor);
+        server.start();
+        return facade;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public URI baseUri() {
+        return URI.create("http://localhost:" + port());
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String requestId = apiRequestId();
+            HttpApiPayload.Response response = respond(exchange, requestId);
+            send(exchange, response, requestId);
+        } catch (IOException | RuntimeException e) {
+            console.component("http-api", exchange.getRequestMethod() + " " + exchange.getRequestURI()
+                    + " failed: " + e);
+        }
+    }
+
+    private HttpApiPayload.Response respond(HttpExchange exchange, String requestId) throws IOException {
+        byte[] body = readBody(exchange.getRequestBody());
+        if (body == null) {
+            return HttpApiPayload.tooLarge();
+        }
+        URI uri = exchange.getRequestURI();
+        Optional<HttpApiRoute.Match> match = HttpApiRoute.find(routes, exchange.getRequestMethod(),
+                uri.getRawPath());
+        if (match.isEmpty()) {
+            return HttpApiPayload.notFound();
+        }
+        var request = new HttpApiPayload.Request(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery(),
+                Map.copyOf(exchange.getRequestHeaders()), body,
+                exchange.getRemoteAddress().getAddress().getHostAddress(), exchange.getProtocol());
+        byte[] event = JobJson.write(HttpApiPayload.event(match.get(), request, requestId, Instant.now(), port()))
+                .getBytes(StandardCharsets.UTF_8);
+        LambdaFunction.Invocation result = function.invoke(event);
+        if (result.timedOut()) {
+            return HttpApiPayload.serviceUnavailable();
+        }
+        if (!result.ok()) {
+            console.component("http-api", match.get().route().routeKey() + ": the function failed: "
+                    + new String(result.payload(), StandardCharsets.UTF_8));
+            return HttpApiPayload.internalError();
+        }
+        return HttpApiPayload.response(result.payload());
+    }
+
+    private static byte[] readBody(InputStream in) throws IOException {
+        byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+        return bytes.length > MAX_BODY_BYTES ? null : bytes;
+    }
+
+    private static void send(HttpExchange exchange, HttpApiPayload.Response response, String requestId)
+            throws IOException {
+        response.headers().forEach((name, values) -> exchange.getResponseHeaders().put(name, List.copyOf(values)));
+        exchange.getResponseHeaders().set("apigw-requestid", requestId);
+        boolean noBody = response.body().length == 0 || "HEAD".equals(exchange.getRequestMethod());
+        exchange.sendResponseHeaders(response.statusCode(), noBody ? -1 : response.body().length);
+        if (!noBody) {
+            exchange.getResponseBody().write(response.body());
+        }
+    }
+
+    /** An id shaped like API Gateway's ({@code apigw-requestid}). */
+    private static String apiRequestId() {
+        UUID id = UUID.randomUUID();
+        byte[] bytes = new byte[10];
+        long bits = id.getMostSignificantBits() ^ id.getLeastSignificantBits();
+        for (int i = 0; i < 8; i++) {
+            bytes[i] = (byte) (bits >>> (8 * i));
+        }
+        bytes[8] = (byte) id.getLeastSignificantBits();
+        bytes[9] = (byte) (id.getMostSignificantBits() >>> 8);
+        return Base64.getEncoder().encodeToString(bytes).replace('/', '_').replace('+', '-');
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

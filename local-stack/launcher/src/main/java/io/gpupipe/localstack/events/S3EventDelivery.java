@@ -1,0 +1,129 @@
+package io.gpupipe.localstack.events;
+
+import io.gpupipe.localaws.ObjectCreatedListener;
+import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.FunctionInvoker;
+import io.gpupipe.localstack.internal.LambdaFunction;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongBiFunction;
+
+/**
+ * S3 event notifications for the results bucket: every object written under {@code results/} ending in
+ * {@code .json} (the deployment's filter) becomes an {@code ObjectCreated:Put} event delivered to the result
+ * notifier asynchronously, as S3 does, with Lambda's asynchronous retry policy (2 retries; here after 1 s and 2 s
+ * instead of 1 and 2 minutes).
+ */
+public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseable {
+    private static final int RETRIES = 2;
+
+    private final FunctionInvoker notifier;
+    private final ToLongBiFunction<String, String> sizeLookup;
+    private final Console console;
+    private final Duration retryDelay;
+    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "s3-event-delivery");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicLong sequence = new AtomicLong(System.currentTimeMillis() * 1000);
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+
+    /** {@code sizeLookup} answers an object's size when the put did not say it. */
+    public S3EventDelivery(FunctionInvoker notifier, ToLongBiFunction<String, String> sizeLookup, Console console,
+                           Duration retryDelay) {
+        this.notifier = notifier;
+        this.sizeLookup = sizeLookup;
+        this.console = console;
+        this.retryDelay = retryDelay;
+    }
+
+    /** True for the keys the deployment's notification filter passes: prefix results/, suffix .json. */
+    public static boolean matchesFilter(String key) {
+        return key.startsWith(JobLayout.RESULTS_PREFIX) && key.endsWith(JobLayout.JSON_SUFFIX);
+    }
+
+    @Override
+    public void objectCreated(String bucket, String key, long size, String eTag) {
+        if (!matchesFilter(key)) {
+            return;
+        }
+        String sequencer = String.format(Locale.ROOT, "%016X", sequence.incrementAndGet());
+        Instant at = Instant.now();
+        executor.execute(() -> deliver(bucket, key, size, eTag, sequencer, at));
+    }
+
+    private void deliver(String bucket, String key, long size, String eTag, String sequencer, Instant at) {
+        long knownSize = size >= 0 ? size : sizeLookup.applyAsLong(bucket, key);
+        byte[] event = JobJson.write(AwsEvents.objectCreated(bucket, key, knownSize, eTag, sequencer, at))
+                .getBytes(StandardCharsets.UTF_8);
+        for (int attempt = 0; attempt <= RETRIES; attempt++) {
+            if (attempt > 0 && !sleep(retryDelay.multipliedBy(attempt))) {
+                return;
+            }
+            try {
+                LambdaFunction.Invocation result = notifier.invoke(event);
+                if (result.ok()) {
+                    delivered.incrementAndGet();
+                    return;
+                }
+                console.component("s3-events", key + ": the notifier failed (attempt " + (attempt + 1) + " of "
+                        + (RETRIES + 1) + "): " + new String(result.payload(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                console.component("s3-events", key + ": cannot reach the notifier (attempt " + (attempt + 1)
+                        + "): " + e.getMessage());
+            }
+        }
+        failed.incrementAndGet();
+        console.component("s3-events", key + ": event dropped after " + (RETRIES + 1)
+                + " attempts (in AWS it would go to the function's on-failure destination)");
+    }
+
+    private static boolean sleep(Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Events the notifier accepted. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    /** Events given up after all retries. */
+    public long failed() {
+        return failed.get();
+    }
+
+    /** Delivers what is pending (up to {@code grace}), then stops. */
+    public void drain(Duration grace) {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            executor.shutdownNow();
+        }
+    }
+
+    @Override
+    public void close() {
+        drain(Duration.ofSeconds(5));
+    }
+}

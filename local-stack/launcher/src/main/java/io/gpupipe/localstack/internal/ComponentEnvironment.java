@@ -1,0 +1,99 @@
+package io.gpupipe.localstack.internal;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localstack.Backend;
+import io.gpupipe.localstack.aws.SnsStandIn;
+import io.gpupipe.model.Tier;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The environment variables each component gets, as the SAM template (functions) and the task definition (worker)
+ * set them in AWS, plus the endpoint overrides that point their AWS clients at the local services.
+ */
+public final class ComponentEnvironment {
+    public static final String CALLBACK_SECRET = "local-stack-callback-secret";
+
+    private final LocalAws aws;
+
+    public ComponentEnvironment(LocalAws aws) {
+        this.aws = aws;
+    }
+
+    /** {@code quarkus.sqs.endpoint-override} → {@code QUARKUS_SQS_ENDPOINT_OVERRIDE} (Quarkus's env mapping). */
+    public static String envName(String key) {
+        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    }
+
+    /** The quarkus-amazon-services client settings (region, static test credentials, endpoints, path style). */
+    private Map<String, String> awsClients() {
+        Map<String, String> env = new LinkedHashMap<>();
+        aws.quarkusConfig().forEach((key, value) -> {
+            if (key.startsWith("quarkus.")) {
+                env.put(envName(key), value);
+            }
+        });
+        return env;
+    }
+
+    public Map<String, String> router() {
+        Map<String, String> env = awsClients();
+        env.put("GPUPIPE_ROUTER_SMALL_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
+        env.put("GPUPIPE_ROUTER_LARGE_QUEUE_URL", aws.queueUrl(LocalAws.LARGE_QUEUE));
+        env.put("GPUPIPE_ROUTER_BUCKET", aws.bucket());
+        env.put("GPUPIPE_ROUTER_CLASSIFIER_TYPE", "heuristic");
+        return env;
+    }
+
+    public Map<String, String> notifier(SnsStandIn sns) {
+        Map<String, String> env = awsClients();
+        env.put("QUARKUS_SNS_ENDPOINT_OVERRIDE", sns.endpoint().toString());
+        env.put("GPUPIPE_NOTIFIER_SUCCESS_TOPIC_ARN", SnsStandIn.SUCCESS_TOPIC);
+        env.put("GPUPIPE_NOTIFIER_ERROR_TOPIC_ARN", SnsStandIn.ERROR_TOPIC);
+        env.put("GPUPIPE_NOTIFIER_CALLBACK_SECRET", CALLBACK_SECRET);
+        env.put("GPUPIPE_NOTIFIER_ALLOWED_CALLBACK_HOSTS", "localhost,127.0.0.1");
+        return env;
+    }
+
+    public Map<String, String> scalingMetric(URI ecsEndpoint, URI cloudWatchEndpoint) {
+        Map<String, String> env = awsClients();
+        env.put("GPUPIPE_SCALING_NAMESPACE", "gpupipe");
+        env.put("GPUPIPE_SCALING_CLUSTER", "gpupipe-local");
+        env.put("GPUPIPE_SCALING_TIERS_SMALL_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
+        env.put("GPUPIPE_SCALING_TIERS_SMALL_SERVICE", "gpupipe-local-small");
+        env.put("GPUPIPE_SCALING_TIERS_LARGE_QUEUE_URL", aws.queueUrl(LocalAws.LARGE_QUEUE));
+        env.put("GPUPIPE_SCALING_TIERS_LARGE_SERVICE", "gpupipe-local-large");
+        env.put("GPUPIPE_SCALING_ECS_ENDPOINT_OVERRIDE", ecsEndpoint.toString());
+        env.put("GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", cloudWatchEndpoint.toString());
+        return env;
+    }
+
+    /** The worker of one tier: its queue, the DLQ, the bucket, the backend and its HTTP (health) port. */
+    public Map<String, String> worker(Tier tier, Backend backend, Path textModel, URI modelServerUrl, int httpPort) {
+        Map<String, String> env = awsClients();
+        env.put("AWS_REGION", LocalAws.REGION);
+        env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
+        env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
+        env.put("GPUPIPE_WORKER_TIER", tier.wireName());
+        env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(tier == Tier.SMALL ? LocalAws.SMALL_QUEUE
+                : LocalAws.LARGE_QUEUE));
+        env.put("GPUPIPE_WORKER_DLQ_URL", aws.queueUrl(LocalAws.DLQ));
+        env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
+        env.put("GPUPIPE_WORKER_MAX_RECEIVE_COUNT", Integer.toString(aws.maxReceiveCount()));
+        env.put("GPUPIPE_WORKER_TASK_ARN", "arn:aws:ecs:" + LocalAws.REGION + ":000000000000:task/gpupipe-local/"
+                + "worker-" + tier.wireName());
+        env.put("GPUPIPE_WORKER_BACKEND", backend.wireName());
+        if (backend == Backend.EMBEDDED && textModel != null) {
+            env.put("GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH", textModel.toAbsolutePath().toString());
+        }
+        if (backend == Backend.OPENAI) {
+            env.put("QUARKUS_REST_CLIENT_VLLM_URL", modelServerUrl.toString());
+        }
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(httpPort));
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        return env;
+    }
+}

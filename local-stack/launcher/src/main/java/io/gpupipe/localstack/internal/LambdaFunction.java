@@ -1,0 +1,157 @@
+package io.gpupipe.localstack.internal;
+
+import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.child.LambdaHost;
+import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localaws.LocalAws;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * A Lambda function running from its deployment package in a {@link LambdaHost} child process, and the client of
+ * its invoke API (the Lambda Runtime Interface Emulator's {@code POST /2015-03-31/functions/function/invocations}).
+ */
+public final class LambdaFunction implements FunctionInvoker {
+    private static final Pattern READY = Pattern.compile(Pattern.quote(LambdaHost.READY_MARKER)
+            + " port=(\\d+) init-ms=(\\d+)");
+
+    private final String name;
+    private final ChildProcess process;
+    private final Duration timeout;
+    private final HttpClient http;
+    private volatile URI invokeUri;
+
+    private LambdaFunction(String name, ChildProcess process, Duration timeout) {
+        this.name = name;
+        this.process = process;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** What differs between functions: name, memory, timeout and the function's own environment variables. */
+    public record Spec(String name, int memoryMb, Duration timeout, Map<String, String> environment) {
+    }
+
+    /** Starts the host process; call {@link #awaitReady(Duration)} before invoking. */
+    public static LambdaFunction start(Spec spec, List<Path> packageClasspath, Path childClasses, Path workDir,
+                                       Console console) {
+        List<Path> classpath = new ArrayList<>(packageClasspath);
+        classpath.add(childClasses);
+        List<String> command = List.of(JavaCommand.java(),
+                // The flags AWS's java17 runtime starts the JVM with on small functions.
+                "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Xmx" + Math.max(128, spec.memoryMb() / 2) + "m",
+                "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
+                LambdaHost.class.getName(), "--name", spec.name(), "--port", "0",
+                "--memory-mb", Integer.toString(spec.memoryMb()),
+                "--timeout-seconds", Long.toString(spec.timeout().toSeconds()));
+        Map<String, String> env = new LinkedHashMap<>(lambdaEnvironment(spec, packageClasspath.get(0)));
+        env.putAll(spec.environment());
+        ChildProcess child = ChildProcess.start(spec.name(), command, env, workDir, console,
+                line -> line.startsWith(LambdaHost.READY_MARKER));
+        return new LambdaFunction(spec.name(), child, spec.timeout());
+    }
+
+    /** The variables the Lambda service sets in every execution environment (credentials are the local ones). */
+    private static Map<String, String> lambdaEnvironment(Spec spec, Path taskRoot) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("AWS_REGION", LocalAws.REGION);
+        env.put("AWS_DEFAULT_REGION", LocalAws.REGION);
+        env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
+        env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
+        env.put("AWS_LAMBDA_FUNCTION_NAME", spec.name());
+        env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(spec.memoryMb()));
+        env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + spec.name());
+        env.put("LAMBDA_TASK_ROOT", taskRoot.toString());
+        env.put("_HANDLER", LambdaHost.DEFAULT_HANDLER + "::handleRequest");
+        env.put("TZ", ":UTC");
+        return env;
+    }
+
+    /** Waits for the host's ready line; fails with the host's last output lines when it dies first. */
+    public void awaitReady(Duration limit) {
+        try {
+            String line = process.marker().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+            Matcher m = READY.matcher(line);
+            if (!m.find()) {
+                throw new StartupException(name + " printed an unexpected ready line: " + line);
+            }
+            invokeUri = URI.create("http://127.0.0.1:" + m.group(1) + LambdaHost.INVOKE_PATH_PREFIX
+                    + "function/invocations");
+        } catch (ExecutionException e) {
+            throw new StartupException(name + " failed to start (see its [" + name + "] lines above): "
+                    + lastLines(), e);
+        } catch (TimeoutException e) {
+            throw new StartupException(name + " did not start within " + limit.toSeconds() + " s; see its ["
+                    + name + "] lines above", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StartupException("interrupted while starting " + name, e);
+        }
+    }
+
+    private String lastLines() {
+        List<String> tail = process.tail();
+        return tail.isEmpty() ? "no output" : tail.get(tail.size() - 1);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public URI invokeUri() {
+        return invokeUri;
+    }
+
+    public ChildProcess process() {
+        return process;
+    }
+
+    /** Invokes synchronously (RequestResponse); the timeout is the function's own plus a margin. */
+    @Override
+    public Invocation invoke(byte[] event) throws IOException {
+        HttpRequest request = HttpRequest.newBuilder(invokeUri)
+                .timeout(timeout.plusSeconds(2))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(event)).build();
+        try {
+            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            boolean functionError = response.headers().firstValue("X-Amz-Function-Error").isPresent();
+            return new Invocation(response.statusCode() == 200 && !functionError, false, response.body());
+        } catch (HttpTimeoutException e) {
+            return new Invocation(false, true, "{\"errorMessage\":\"timed out\"}".getBytes(UTF_8));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while invoking " + name, e);
+        }
+    }
+
+    /** The outcome of one invocation: the handler's output, or the error document when {@code ok} is false. */
+    public record Invocation(boolean ok, boolean timedOut, byte[] payload) {
+    }
+
+    public void stop(Duration grace) {
+        process.stop(grace);
+    }
+}
