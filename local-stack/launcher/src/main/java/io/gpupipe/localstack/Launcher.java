@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localstack.exception.StartupException;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,11 +22,11 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.getenv(), Console.system()));
+        System.exit(run(args, System.getenv(), Console.system(), System.err));
     }
 
     /** Runs until the JVM is asked to stop (then halts with 0); returns only for help and errors. */
-    static int run(String[] args, Map<String, String> env, Console console) {
+    static int run(String[] args, Map<String, String> env, Console console, PrintStream err) {
         LaunchOptionsParser.Outcome outcome = new LaunchOptionsParser(LaunchOptions.defaults(repo(),
                 defaultCacheDir(env)), env).parse(args);
         if (outcome instanceof LaunchOptionsParser.Outcome.Help) {
@@ -33,7 +34,7 @@ public final class Launcher {
             return 0;
         }
         if (outcome instanceof LaunchOptionsParser.Outcome.Invalid invalid) {
-            System.err.println("local-stack: " + invalid.message());
+            err.println("local-stack: " + invalid.message());
             return EXIT_USAGE;
         }
         LaunchOptions options = ((LaunchOptionsParser.Outcome.Run) outcome).options();
@@ -45,11 +46,11 @@ public final class Launcher {
             stack.boot();
         } catch (StartupException e) {
             removeHook(hook);
-            System.err.println("local-stack: " + e.getMessage());
+            err.println("local-stack: " + e.getMessage());
             return EXIT_USAGE;
         } catch (RuntimeException e) {
             removeHook(hook);
-            System.err.println("local-stack: failed to start: " + e);
+            err.println("local-stack: failed to start: " + e);
             return 1;
         }
         started.countDown();

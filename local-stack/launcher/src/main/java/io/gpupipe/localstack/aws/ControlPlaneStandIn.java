@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.Console;
 import io.gpupipe.model.JobJson;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,8 +18,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.ToIntFunction;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Local stand-ins for the two AWS control planes the scaling-metric function calls and that cannot run here, each on
@@ -73,6 +76,9 @@ public final class ControlPlaneStandIn implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
+            if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
+                body = new GZIPInputStream(new ByteArrayInputStream(body)).readAllBytes();
+            }
             String path = exchange.getRequestURI().getPath();
             String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
             if (target != null && target.startsWith(ECS_TARGET)) {
@@ -166,7 +172,7 @@ public final class ControlPlaneStandIn implements AutoCloseable {
 
     private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("x-amzn-RequestId", java.util.UUID.randomUUID().toString());
+        exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
         exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         if (body.length > 0) {
             exchange.getResponseBody().write(body);

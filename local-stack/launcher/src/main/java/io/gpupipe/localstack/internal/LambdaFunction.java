@@ -48,8 +48,13 @@ public final class LambdaFunction implements FunctionInvoker {
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
 
-    /** What differs between functions: name, memory, timeout and the function's own environment variables. */
-    public record Spec(String name, int memoryMb, Duration timeout, Map<String, String> environment) {
+    /** What differs between functions: name, memory, timeout, handler class and the function's own variables. */
+    public record Spec(String name, int memoryMb, Duration timeout, Map<String, String> environment,
+                       String handler) {
+        /** A Quarkus function (handler {@code QuarkusStreamHandler}, as every gpupipe function deploys). */
+        public Spec(String name, int memoryMb, Duration timeout, Map<String, String> environment) {
+            this(name, memoryMb, timeout, environment, LambdaHost.DEFAULT_HANDLER);
+        }
     }
 
     /** Starts the host process; call {@link #awaitReady(Duration)} before invoking. */
@@ -62,7 +67,7 @@ public final class LambdaFunction implements FunctionInvoker {
                 "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Xmx" + Math.max(128, spec.memoryMb() / 2) + "m",
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
-                LambdaHost.class.getName(), "--name", spec.name(), "--port", "0",
+                LambdaHost.class.getName(), "--name", spec.name(), "--port", "0", "--handler", spec.handler(),
                 "--memory-mb", Integer.toString(spec.memoryMb()),
                 "--timeout-seconds", Long.toString(spec.timeout().toSeconds()));
         Map<String, String> env = new LinkedHashMap<>(lambdaEnvironment(spec, packageClasspath.get(0)));
@@ -84,7 +89,7 @@ public final class LambdaFunction implements FunctionInvoker {
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(spec.memoryMb()));
         env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + spec.name());
         env.put("LAMBDA_TASK_ROOT", taskRoot.toString());
-        env.put("_HANDLER", LambdaHost.DEFAULT_HANDLER + "::handleRequest");
+        env.put("_HANDLER", spec.handler() + "::handleRequest");
         env.put("TZ", ":UTC");
         return env;
     }
