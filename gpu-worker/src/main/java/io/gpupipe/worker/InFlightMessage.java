@@ -1,0 +1,67 @@
+package io.gpupipe.worker;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A message this worker holds: when its visibility lapses (kept ahead by the heartbeat), and who settles it. It is
+ * settled exactly once, by the job (delete or release) or by drain (release), whichever comes first.
+ */
+public final class InFlightMessage {
+    private final QueueMessage message;
+    private final Instant receivedAt;
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private volatile Instant visibleUntil;
+    private volatile boolean abandoned;
+    private volatile Thread thread;
+
+    public InFlightMessage(QueueMessage message, Instant receivedAt, Instant visibleUntil) {
+        this.message = message;
+        this.receivedAt = receivedAt;
+        this.visibleUntil = visibleUntil;
+    }
+
+    public QueueMessage message() {
+        return message;
+    }
+
+    public Instant receivedAt() {
+        return receivedAt;
+    }
+
+    public Instant visibleUntil() {
+        return visibleUntil;
+    }
+
+    void extendedTo(Instant until) {
+        visibleUntil = until;
+    }
+
+    /** True once drain gave the message back: the job must not write or delete anything more. */
+    public boolean isAbandoned() {
+        return abandoned;
+    }
+
+    boolean isSettled() {
+        return settled.get();
+    }
+
+    /** Claims the right to delete or release the message; false when drain already released it. */
+    boolean trySettle() {
+        return settled.compareAndSet(false, true);
+    }
+
+    /** Marks the job abandoned and interrupts it; true when the caller now owns the release. */
+    boolean abandon() {
+        abandoned = true;
+        Thread running = thread;
+        if (running != null) {
+            running.interrupt();
+        }
+        return trySettle();
+    }
+
+    void runningOn(Thread current) {
+        thread = current;
+    }
+}

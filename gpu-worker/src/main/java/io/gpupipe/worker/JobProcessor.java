@@ -1,0 +1,162 @@
+package io.gpupipe.worker;
+
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.consumption.FailureDecision;
+import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.model.consumption.QueueWait;
+import io.gpupipe.worker.InferenceRunner.Inference;
+import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.backend.ModelIdentity;
+import io.gpupipe.worker.backend.SpeechAudio;
+import io.gpupipe.worker.backend.Wav;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The per-message rules: validate; skip jobs already done, cancelled or expired without touching the model; mark
+ * running; infer; write the result create-only (WAV first, then the JSON naming it); decide what failures mean.
+ */
+final class JobProcessor {
+    private final WorkerSettings settings;
+    private final JobStore store;
+    private final InferenceBackend backend;
+    private final InferenceRunner runner;
+    private final MalformedMessages malformed;
+    private final RequestGuard guard = new RequestGuard();
+    private final JobRequestParser parser = new JobRequestParser();
+    private final JobEvents events;
+    private final Clock clock;
+    private final DoubleSupplier random;
+
+    JobProcessor(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
+                 Clock clock, DoubleSupplier random) {
+        this.settings = settings;
+        this.store = store;
+        this.backend = backend;
+        this.runner = new InferenceRunner(backend, settings.modelTimeout(), settings.maxCalls(),
+                settings.callBackoff(), clock, random);
+        this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
+        this.events = events;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    Disposition process(InFlightMessage inFlight) {
+        QueueMessage message = inFlight.message();
+        Instant started = clock.instant();
+        JobRequestParser.Outcome parsed = parser.parse(message.body(), JobRequestParser.Source.QUEUE);
+        if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
+            JobContext context = new JobContext(inFlight, started, QueueWait.millis(message.sentAt(), started));
+            events.emit(malformed.reject(context, invalid));
+            return Disposition.delete();
+        }
+        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job();
+        Instant submittedAt = QueueWait.submittedAt(job.submittedAt(), message.sentAt());
+        InferenceJob timed = job.submittedAt() == null && submittedAt != null ? job.withSubmittedAt(submittedAt) : job;
+        JobContext context = new JobContext(inFlight, started, QueueWait.millis(submittedAt, started));
+        return guard.exclusively(job.requestId(), inFlight, () -> processValid(context, timed));
+    }
+
+    private Disposition processValid(JobContext context, InferenceJob job) {
+        ModelIdentity model = backend.identity(job.task());
+        if (store.resultExists(job.requestId())) {
+            emit(context, job, JobOutcome.DUPLICATE, null, model, JobContext.Usage.NONE);
+            return Disposition.delete();
+        }
+        Optional<JobState> marker = store.readMarker(job.requestId());
+        if (marker.map(m -> m.status() == JobStatus.CANCELLED).orElse(false)) {
+            emit(context, job, JobOutcome.CANCELLED, null, model, JobContext.Usage.NONE);
+            return Disposition.delete();
+        }
+        if (job.isExpiredAt(context.startedAt())) {
+            String why = "the job expired before a worker could start it: ttlSeconds " + job.ttlSeconds()
+                    + " from " + job.submittedAt() + " had passed at " + context.startedAt();
+            boolean written = writeFailed(context, job, new ModelFailure(ErrorCodes.EXPIRED, why, false), model);
+            emit(context, job, written ? JobOutcome.EXPIRED : JobOutcome.DUPLICATE, ErrorCodes.EXPIRED, model,
+                    JobContext.Usage.NONE);
+            return Disposition.delete();
+        }
+        JobState queued = marker.orElseGet(() -> JobState.queued(job, settings.tier(), context.startedAt()));
+        store.writeMarker(queued.running(settings.taskArn(), clock.instant()));
+        Inference inference = runner.run(job, context.inFlight());
+        if (inference instanceof Inference.Done done && !context.inFlight().isAbandoned()) {
+            return succeed(context, job, done, model);
+        }
+        if (inference instanceof Inference.Failed failed) {
+            return fail(context, job, failed, model);
+        }
+        emit(context, job, JobOutcome.RELEASED, null, model, JobContext.Usage.NONE);
+        return Disposition.release(Duration.ZERO);
+    }
+
+    private Disposition succeed(JobContext context, InferenceJob job, Inference.Done done, ModelIdentity model) {
+        JobResult.Output output;
+        JobContext.Usage usage;
+        if (job.task() == Task.SPEECH) {
+            output = storeAudio(job.requestId(), done.audio());
+            usage = new JobContext.Usage(done.calls(), done.inferenceMs(), 0, 0);
+        } else {
+            var generation = done.generation();
+            output = JobResult.Output.text(generation.text(), JobResult.Usage.of(generation.promptTokens(),
+                    generation.completionTokens()), generation.finishReason());
+            usage = new JobContext.Usage(done.calls(), done.inferenceMs(), generation.promptTokens(),
+                    generation.completionTokens());
+        }
+        JobResult result = JobResult.succeeded(job, output, context.provenance(settings.tier(), model,
+                settings.taskArn(), clock), clock.instant());
+        boolean won = store.putResultIfAbsent(result);
+        emit(context, job, won ? JobOutcome.SUCCEEDED : JobOutcome.DUPLICATE, null, model, usage);
+        return Disposition.delete();
+    }
+
+    /** Writes the WAV create-only; if another delivery's audio is there, the result describes that file. */
+    private JobResult.Output storeAudio(String requestId, SpeechAudio audio) {
+        String key = JobLayout.audioKey(requestId);
+        if (!store.putAudioIfAbsent(requestId, audio.wav())) {
+            Optional<Wav.Info> stored = store.readAudioHead(requestId, 4096).flatMap(Wav::parse);
+            if (stored.isPresent() && stored.get().dataBytes() >= 0) {
+                return JobResult.Output.audio(key, "wav", stored.get().sampleRate(),
+                        stored.get().declaredDurationMs());
+            }
+        }
+        return JobResult.Output.audio(key, "wav", audio.sampleRate(), audio.durationMs());
+    }
+
+    private Disposition fail(JobContext context, InferenceJob job, Inference.Failed failed, ModelIdentity model) {
+        JobContext.Usage usage = new JobContext.Usage(failed.calls(), failed.inferenceMs(), 0, 0);
+        FailureDecision decision = FailureDecision.decide(failed.failure(), context.attempts(), settings.attempts(),
+                settings.requeueBackoff(), random);
+        if (decision instanceof FailureDecision.Requeue requeue) {
+            emit(context, job, JobOutcome.REQUEUED, failed.failure().code(), model, usage);
+            return Disposition.release(requeue.delay());
+        }
+        boolean written = writeFailed(context, job, failed.failure(), model);
+        emit(context, job, written ? JobOutcome.FAILED : JobOutcome.DUPLICATE, failed.failure().code(), model, usage);
+        if (decision instanceof FailureDecision.FailLastAttempt && written) {
+            return Disposition.release(Duration.ZERO); // visible again: the redrive policy moves it to the DLQ
+        }
+        return Disposition.delete();
+    }
+
+    private boolean writeFailed(JobContext context, InferenceJob job, ModelFailure failure, ModelIdentity model) {
+        return store.putResultIfAbsent(JobResult.failed(job, JobResult.JobError.of(failure.code(), failure.message()),
+                context.provenance(settings.tier(), model, settings.taskArn(), clock), clock.instant()));
+    }
+
+    private void emit(JobContext context, InferenceJob job, JobOutcome outcome, String errorCode, ModelIdentity model,
+                      JobContext.Usage usage) {
+        Tier tier = settings.tier();
+        events.emit(context.event(job, job.task(), tier, outcome, errorCode, model, settings.taskArn(), clock, usage));
+    }
+}

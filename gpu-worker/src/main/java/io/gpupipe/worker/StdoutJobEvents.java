@@ -1,0 +1,87 @@
+package io.gpupipe.worker;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.observability.EmfRecord;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Writes each job event to stdout twice: a structured JSON log line (for Logs Insights) and a CloudWatch Embedded
+ * Metric Format line (namespace {@code Gpupipe}, dimensions Tier and Outcome) that the awslogs driver turns into
+ * metrics. Inference figures are metrics only when inference ran, so they never average in zeros.
+ */
+public final class StdoutJobEvents implements JobEvents {
+    public static final String NAMESPACE = "Gpupipe";
+    public static final String LOGGER = "io.gpupipe.worker.job";
+
+    private final PrintStream out;
+    private final Clock clock;
+
+    public StdoutJobEvents(PrintStream out, Clock clock) {
+        this.out = out;
+        this.clock = clock;
+    }
+
+    @Override
+    public void emit(JobEvent event) {
+        Instant now = clock.instant();
+        String log = logLine(event, now);
+        String emf = emfLine(event, now);
+        synchronized (out) {
+            out.println(log);
+            out.println(emf);
+        }
+    }
+
+    public static String logLine(JobEvent e, Instant at) {
+        ObjectNode line = JobJson.mapper().createObjectNode();
+        line.put("timestamp", at.toString());
+        line.put("level", e.errorCode() == null ? "INFO" : "WARN");
+        line.put("logger", LOGGER);
+        line.put("message", "job " + e.outcome().wireName());
+        line.put("requestId", e.requestId());
+        line.put("tier", e.tier().wireName());
+        if (e.task() != null) {
+            line.put("task", e.task().wireName());
+        }
+        line.put("outcome", e.outcome().wireName());
+        if (e.errorCode() != null) {
+            line.put("errorCode", e.errorCode());
+        }
+        line.put("attempts", e.attempts());
+        line.put("queueWaitMs", e.queueWaitMs());
+        line.put("inferenceMs", e.inferenceMs());
+        line.put("processingMs", e.processingMs());
+        line.put("promptTokens", e.promptTokens());
+        line.put("completionTokens", e.completionTokens());
+        line.put("modelCalls", e.modelCalls());
+        if (e.model() != null) {
+            line.put("model", e.model());
+            line.put("modelVersion", e.modelVersion());
+        }
+        line.put("taskArn", e.taskArn());
+        return line.toString();
+    }
+
+    public static String emfLine(JobEvent e, Instant at) {
+        EmfRecord record = EmfRecord.namespace(NAMESPACE)
+                .dimension("Tier", e.tier().wireName())
+                .dimension("Outcome", e.outcome().wireName())
+                .metric("Jobs", 1, EmfRecord.Unit.Count)
+                .metric("QueueWaitMs", e.queueWaitMs(), EmfRecord.Unit.Milliseconds);
+        if (e.modelCalls() > 0) {
+            record.metric("InferenceMs", e.inferenceMs(), EmfRecord.Unit.Milliseconds)
+                    .metric("PromptTokens", e.promptTokens(), EmfRecord.Unit.Count)
+                    .metric("CompletionTokens", e.completionTokens(), EmfRecord.Unit.Count);
+        }
+        return record.property("requestId", e.requestId())
+                .property("task", e.task() == null ? null : e.task().wireName())
+                .property("errorCode", e.errorCode())
+                .property("attempts", e.attempts())
+                .property("model", e.model())
+                .property("taskArn", e.taskArn())
+                .toJson(at);
+    }
+}

@@ -1,0 +1,104 @@
+package io.gpupipe.worker;
+
+import io.gpupipe.model.consumption.AdaptiveWindow;
+import io.gpupipe.worker.backend.InferenceBackend;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * One consumer of one tier queue with everything it needs: the window, the job threads, the heartbeat and the
+ * adaptive sampler. Built from plain settings and ports, so the Quarkus app, tests and the benchmark share it.
+ */
+public final class Worker {
+    private static final Logger LOG = Logger.getLogger(Worker.class);
+
+    private final WorkerSettings settings;
+    private final InferenceBackend backend;
+    private final ConsumptionWindow window;
+    private final QueueConsumer consumer;
+    private final Heartbeat heartbeat;
+    private final ScheduledExecutorService ticker;
+    private volatile boolean adaptive;
+
+    public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend,
+                  JobEvents events, Clock clock) {
+        this.settings = settings;
+        this.backend = backend;
+        this.window = new ConsumptionWindow(settings.maxInFlight());
+        JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random);
+        ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
+        this.consumer = new QueueConsumer(queue, processor::process, window, settings, jobs, clock);
+        this.heartbeat = new Heartbeat(queue, consumer.inFlight(), settings.heartbeat(), consumer.visibilityLock(),
+                clock);
+        this.ticker = Executors.newScheduledThreadPool(1, threads("gpupipe-heartbeat"));
+    }
+
+    /** Starts the heartbeat, the adaptive sampler (when the server exports its queue) and the poller. */
+    public void start() {
+        long interval = settings.heartbeat().interval().toMillis();
+        ticker.scheduleWithFixedDelay(heartbeat, interval, interval, TimeUnit.MILLISECONDS);
+        if (settings.adaptive().isPresent() && backend.load().isPresent()) {
+            adaptive = true;
+            long every = settings.adaptiveInterval().toMillis();
+            ticker.scheduleWithFixedDelay(new AdaptiveSampler(backend, new AdaptiveWindow(settings.adaptive().get()),
+                    window), every, every, TimeUnit.MILLISECONDS);
+        }
+        consumer.start();
+        LOG.infof("consuming tier %s: window %d, visibility %d s (heartbeat every %d ms), last attempt at receive "
+                        + "%d, adaptive window %s", settings.tier().wireName(), settings.maxInFlight(),
+                settings.visibilityTimeout().toSeconds(), interval, settings.attempts().maxReceiveCount(),
+                adaptive ? "on" : "off");
+    }
+
+    /** Stops receiving, lets running jobs finish within {@code grace}, releases the rest; then stops the threads. */
+    public DrainReport drain(Duration grace) {
+        try {
+            DrainReport report = consumer.drain(grace);
+            LOG.infof("drained tier %s in %d ms: %d job(s) finished, %d message(s) released to the queue",
+                    settings.tier().wireName(), report.tookMs(), report.finished(), report.released());
+            return report;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new DrainReport(0, 0, 0);
+        } finally {
+            ticker.shutdownNow();
+        }
+    }
+
+    public WorkerSettings settings() {
+        return settings;
+    }
+
+    public int windowLimit() {
+        return window.limit();
+    }
+
+    public int inFlight() {
+        return consumer.inFlight().size();
+    }
+
+    public boolean isAdaptive() {
+        return adaptive;
+    }
+
+    /** False when the poller died unexpectedly (liveness then reports DOWN). */
+    public boolean isHealthy() {
+        return consumer.pollerFailure() == null;
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

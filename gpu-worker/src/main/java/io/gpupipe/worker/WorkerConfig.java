@@ -1,0 +1,172 @@
+package io.gpupipe.worker;
+
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The worker's configuration (prefix {@code gpupipe.worker}; env vars {@code GPUPIPE_WORKER_*}). Values the queue
+ * already knows (visibility timeout, maxReceiveCount, DLQ) are read from it unless set here.
+ */
+@ConfigMapping(prefix = "gpupipe.worker")
+public interface WorkerConfig {
+
+    /** The tier this worker serves: {@code small} or {@code large}. */
+    Tier tier();
+
+    /** The tier queue to consume. */
+    String queueUrl();
+
+    /** Where malformed messages go; default: the queue's redrive policy target. */
+    Optional<String> dlqUrl();
+
+    /** The results bucket (markers, results, audio). */
+    String bucket();
+
+    /** Most messages held at once (the concurrency window). */
+    @WithDefault("16")
+    int maxInFlight();
+
+    /** Deliveries before SQS moves a message to the DLQ; default: the queue's redrive policy, else 3. */
+    Optional<Integer> maxReceiveCount();
+
+    /** Long-poll wait of one ReceiveMessage call (at most 20 s). */
+    @WithDefault("20s")
+    Duration waitTime();
+
+    /** The queue's visibility timeout; default: read from the queue. */
+    Optional<Duration> visibilityTimeout();
+
+    /** Which inference backend serves the jobs. */
+    @WithDefault("openai")
+    BackendKind backend();
+
+    /** Time budget of one job's inference (all calls and retries of one delivery), per tier. */
+    ModelTimeout modelTimeout();
+
+    /** On SIGTERM, how long in-flight jobs may keep running before they are released to other workers. */
+    @WithDefault("100s")
+    Duration drainGrace();
+
+    Heartbeat heartbeat();
+
+    Adaptive adaptive();
+
+    Retry retry();
+
+    WarmUp warmUp();
+
+    /** Used when the ECS task metadata endpoint is not available. */
+    @WithDefault("local")
+    String taskArn();
+
+    /** The model name to request and record; default: discovered from the server (openai) or the GGUF file name. */
+    Optional<String> model();
+
+    /** The model version recorded in results; default: the server's model root, or the GGUF's SHA-256 prefix. */
+    Optional<String> modelVersion();
+
+    OpenAi openai();
+
+    Embedded embedded();
+
+    /** The two backends. */
+    enum BackendKind {
+        OPENAI, EMBEDDED
+    }
+
+    interface ModelTimeout {
+        @WithDefault("300s")
+        Duration small();
+
+        @WithDefault("600s")
+        Duration large();
+    }
+
+    interface Heartbeat {
+        /** How often visibility is checked and extended; default: a quarter of the visibility timeout (≤ 30 s). */
+        Optional<Duration> interval();
+    }
+
+    interface Adaptive {
+        /** Shrink the window while the model server's own queue stays long (needs its Prometheus /metrics). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Requests waiting inside the server above which the window shrinks. */
+        @WithDefault("2")
+        int waitingThreshold();
+
+        @WithDefault("3")
+        int shrinkAfter();
+
+        @WithDefault("1")
+        int minWindow();
+
+        @WithDefault("1s")
+        Duration interval();
+    }
+
+    interface Retry {
+        /** Calls to the model per delivery (first call included). */
+        @WithDefault("4")
+        int maxCalls();
+
+        @WithDefault("500ms")
+        Duration initialBackoff();
+
+        @WithDefault("8s")
+        Duration maxBackoff();
+
+        /** Delay before a failed message is visible again (grows with its receive count). */
+        @WithDefault("15s")
+        Duration requeueDelay();
+
+        @WithDefault("120s")
+        Duration maxRequeueDelay();
+    }
+
+    interface WarmUp {
+        /** The task of the warm-up inference that readiness waits for. */
+        @WithDefault("generate")
+        Task task();
+
+        @WithDefault("2s")
+        Duration retryInterval();
+    }
+
+    interface OpenAi {
+        /** Sent as {@code Authorization: Bearer ...} when set. */
+        Optional<String> apiKey();
+
+        /** Model for {@code speech} jobs; default: the text model. */
+        Optional<String> speechModel();
+
+        /** Voice for speech jobs that name none. */
+        @WithDefault("alloy")
+        String voice();
+
+        /** Forward the job's priority (vLLM needs --scheduling-policy priority to accept it). */
+        @WithDefault("true")
+        boolean sendPriority();
+    }
+
+    interface Embedded {
+        /** A GGUF file for {@code generate} jobs; without it they fail with model_unavailable. */
+        Optional<Path> textModelPath();
+
+        /** FreeTTS voice for {@code speech} jobs. */
+        @WithDefault("kevin16")
+        String voice();
+
+        @WithDefault("2048")
+        int contextSize();
+
+        /** CPU threads for llama.cpp; default: all processors. */
+        Optional<Integer> threads();
+    }
+}

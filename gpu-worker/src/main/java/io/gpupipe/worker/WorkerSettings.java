@@ -1,0 +1,84 @@
+package io.gpupipe.worker;
+
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.consumption.AdaptiveWindow;
+import io.gpupipe.model.consumption.AttemptPolicy;
+import io.gpupipe.model.consumption.Backoff;
+import io.gpupipe.model.consumption.HeartbeatSchedule;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Everything the consumer needs, resolved once at start-up from {@link WorkerConfig} and what the queue says
+ * (visibility timeout, redrive limit). Plain values, so tests and the benchmark can build workers directly.
+ */
+public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duration waitTime,
+                             Duration visibilityTimeout, AttemptPolicy attempts, Duration modelTimeout, int maxCalls,
+                             Backoff callBackoff, Backoff requeueBackoff, HeartbeatSchedule heartbeat,
+                             Duration drainGrace, Optional<AdaptiveWindow.Settings> adaptive,
+                             Duration adaptiveInterval) {
+    public static final Duration MAX_WAIT_TIME = Duration.ofSeconds(20);
+
+    public WorkerSettings {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("gpupipe.worker.max-in-flight must be at least 1, got " + maxInFlight);
+        }
+        if (waitTime.isNegative() || waitTime.compareTo(MAX_WAIT_TIME) > 0) {
+            throw new IllegalArgumentException("gpupipe.worker.wait-time must be 0 to 20 s, got " + waitTime);
+        }
+        if (visibilityTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("the queue's visibility timeout must be at least 1 s to be kept "
+                    + "alive by heartbeats, got " + visibilityTimeout);
+        }
+    }
+
+    /** Resolves the configuration against the queue's own attributes. */
+    public static WorkerSettings resolve(WorkerConfig config, QueueAttributes queue, String taskArn) {
+        Duration visibility = config.visibilityTimeout().orElse(queue.visibilityTimeout());
+        int maxReceiveCount = config.maxReceiveCount().or(queue::maxReceiveCount)
+                .orElse(AttemptPolicy.DEFAULT_MAX_RECEIVE_COUNT);
+        Duration modelTimeout = config.tier() == Tier.LARGE ? config.modelTimeout().large()
+                : config.modelTimeout().small();
+        WorkerConfig.Retry retry = config.retry();
+        HeartbeatSchedule heartbeat = config.heartbeat().interval()
+                .map(interval -> new HeartbeatSchedule(interval, visibility))
+                .orElseGet(() -> HeartbeatSchedule.forVisibility(visibility));
+        WorkerConfig.Adaptive adaptive = config.adaptive();
+        Optional<AdaptiveWindow.Settings> window = adaptive.enabled()
+                ? Optional.of(new AdaptiveWindow.Settings(Math.min(adaptive.minWindow(), config.maxInFlight()),
+                config.maxInFlight(), adaptive.waitingThreshold(), adaptive.shrinkAfter()))
+                : Optional.empty();
+        return new WorkerSettings(config.tier(), taskArn, config.maxInFlight(), config.waitTime(), visibility,
+                new AttemptPolicy(maxReceiveCount), modelTimeout, retry.maxCalls(),
+                Backoff.exponential(retry.initialBackoff(), retry.maxBackoff()),
+                Backoff.exponential(retry.requeueDelay(), retry.maxRequeueDelay()), heartbeat, config.drainGrace(),
+                window, adaptive.interval());
+    }
+
+    /** A copy with another window size (the adaptive maximum follows). */
+    public WorkerSettings withMaxInFlight(int max) {
+        Optional<AdaptiveWindow.Settings> window = adaptive.map(a -> new AdaptiveWindow.Settings(
+                Math.min(a.min(), max), max, a.waitingThreshold(), a.shrinkAfter()));
+        return new WorkerSettings(tier, taskArn, max, waitTime, visibilityTimeout, attempts, modelTimeout, maxCalls,
+                callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval);
+    }
+
+    /** A copy serving another tier. */
+    public WorkerSettings withTier(Tier other) {
+        return new WorkerSettings(other, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval);
+    }
+
+    /** A copy for a queue with another visibility timeout (the heartbeat follows). */
+    public WorkerSettings withVisibilityTimeout(Duration visibility) {
+        return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibility, attempts, modelTimeout, maxCalls,
+                callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility), drainGrace, adaptive,
+                adaptiveInterval);
+    }
+
+    /** A copy without the adaptive window. */
+    public WorkerSettings withoutAdaptiveWindow() {
+        return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(), adaptiveInterval);
+    }
+}

@@ -1,0 +1,35 @@
+package io.gpupipe.worker.backend;
+
+import io.gpupipe.worker.WorkerConfig;
+import io.gpupipe.worker.backend.embedded.EmbeddedBackend;
+import io.gpupipe.worker.backend.openai.OpenAiBackend;
+import io.gpupipe.worker.backend.openai.VllmClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+/** Chooses the inference backend from {@code gpupipe.worker.backend}. */
+@ApplicationScoped
+public class BackendProducer {
+
+    @Produces
+    @Singleton
+    InferenceBackend backend(WorkerConfig config, @RestClient Instance<VllmClient> vllm) {
+        if (config.backend() == WorkerConfig.BackendKind.EMBEDDED) {
+            WorkerConfig.Embedded embedded = config.embedded();
+            return new EmbeddedBackend(new EmbeddedBackend.Settings(embedded.textModelPath(), embedded.voice(),
+                    embedded.contextSize(), embedded.threads().orElse(Runtime.getRuntime().availableProcessors()),
+                    config.model(), config.modelVersion()));
+        }
+        WorkerConfig.OpenAi openai = config.openai();
+        return new OpenAiBackend(vllm.get(), new OpenAiBackend.Settings(config.model(), config.modelVersion(),
+                openai.speechModel(), openai.voice(), openai.apiKey(), openai.sendPriority()));
+    }
+
+    void close(@Disposes InferenceBackend backend) {
+        backend.close();
+    }
+}

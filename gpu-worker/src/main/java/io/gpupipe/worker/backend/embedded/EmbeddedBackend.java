@@ -1,0 +1,127 @@
+package io.gpupipe.worker.backend.embedded;
+
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.backend.Generation;
+import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.backend.ModelException;
+import io.gpupipe.worker.backend.ModelIdentity;
+import io.gpupipe.worker.backend.SpeechAudio;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * The local backend (no GPU): speech with FreeTTS, text with llama.cpp from a GGUF file. Without a GGUF file,
+ * {@code generate} jobs fail with model_unavailable and say how to configure one; speech still works.
+ */
+public final class EmbeddedBackend implements InferenceBackend {
+    static final String NO_TEXT_MODEL = "no text model configured on this worker: set "
+            + "gpupipe.worker.embedded.text-model-path (env GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH) to a GGUF "
+            + "file, or use gpupipe.worker.backend=openai with a model server";
+    private static final String FREETTS_VERSION = "freetts-1.2.2";
+
+    private final Settings settings;
+    private volatile FreeTtsSpeech speech;
+    private volatile LlamaText text;
+    private volatile ModelIdentity textIdentity;
+
+    /** Paths and knobs of the embedded models. */
+    public record Settings(Optional<Path> textModelPath, String voice, int contextSize, int threads,
+                           Optional<String> model, Optional<String> modelVersion) {
+    }
+
+    public EmbeddedBackend(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** True once llama.cpp was loaded in this JVM: the process must then end with a hard exit. */
+    public static boolean nativeModelLoaded() {
+        return LlamaText.nativeModelLoaded();
+    }
+
+    @Override
+    public synchronized void ensureReady() {
+        if (speech == null) {
+            speech = new FreeTtsSpeech(settings.voice());
+        }
+        if (settings.textModelPath().isPresent() && text == null) {
+            Path gguf = settings.textModelPath().get();
+            text = LlamaText.load(gguf, settings.contextSize(), settings.threads());
+            String name = gguf.getFileName().toString().replaceFirst("\\.gguf$", "");
+            textIdentity = new ModelIdentity(settings.model().orElse(name),
+                    settings.modelVersion().orElseGet(() -> "sha256:" + sha256Prefix(gguf)));
+        }
+    }
+
+    @Override
+    public boolean supports(Task task) {
+        return task == Task.SPEECH || settings.textModelPath().isPresent();
+    }
+
+    @Override
+    public ModelIdentity identity(Task task) {
+        if (task == Task.SPEECH) {
+            return new ModelIdentity("freetts-" + settings.voice(), FREETTS_VERSION);
+        }
+        ModelIdentity loaded = textIdentity;
+        return loaded != null ? loaded : new ModelIdentity(settings.model().orElse("none"),
+                settings.modelVersion().orElse("none"));
+    }
+
+    @Override
+    public Generation generate(InferenceJob job, Duration timeout) {
+        if (settings.textModelPath().isEmpty()) {
+            throw new ModelException(ModelFailure.notConfigured(NO_TEXT_MODEL));
+        }
+        ensureReady();
+        return text.generate(job, timeout);
+    }
+
+    @Override
+    public SpeechAudio speak(InferenceJob job, Duration timeout) {
+        ensureReady();
+        return speech.speak(job.prompt());
+    }
+
+    @Override
+    public Optional<ServerLoad> load() {
+        return Optional.empty();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (text != null) {
+            text.close();
+            text = null;
+        }
+        if (speech != null) {
+            speech.close();
+            speech = null;
+        }
+    }
+
+    private static String sha256Prefix(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+            return HexFormat.of().formatHex(digest.digest()).substring(0, 12);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.gpupipe.worker.backend.openai;
+
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.backend.Generation;
+import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.backend.ModelException;
+import io.gpupipe.worker.backend.ModelIdentity;
+import io.gpupipe.worker.backend.SpeechAudio;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.WebApplicationException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * The production backend: an OpenAI-compatible model server next to the worker (vLLM in the same ECS task). Every
+ * call gets its own deadline, enforced by cancelling the HTTP request, so the REST client's read timeout (set very
+ * long) never cuts a generation short.
+ */
+public final class OpenAiBackend implements InferenceBackend {
+    private static final Logger LOG = Logger.getLogger(OpenAiBackend.class);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration METRICS_TIMEOUT = Duration.ofSeconds(2);
+
+    private final VllmClient client;
+    private final Settings settings;
+    private volatile ModelIdentity text;
+
+    /** What the configuration says about the server's models. */
+    public record Settings(Optional<String> model, Optional<String> modelVersion, Optional<String> speechModel,
+                           String voice, Optional<String> apiKey, boolean sendPriority) {
+    }
+
+    public OpenAiBackend(VllmClient client, Settings settings) {
+        this.client = client;
+        this.settings = settings;
+    }
+
+    @Override
+    public void ensureReady() {
+        call(client.health(authorization()), PROBE_TIMEOUT);
+        if (text == null) {
+            text = discoverModel();
+            LOG.infof("model server ready: model %s, version %s", text.model(), text.version());
+        }
+    }
+
+    private ModelIdentity discoverModel() {
+        if (settings.model().isPresent()) {
+            String model = settings.model().get();
+            return new ModelIdentity(model, settings.modelVersion().orElse(model));
+        }
+        VllmDtos.ModelList list = call(client.models(authorization()), PROBE_TIMEOUT);
+        if (list == null || list.data() == null || list.data().isEmpty()) {
+            throw new ModelException(ModelFailure.httpStatus(503, "GET /v1/models listed no model yet"));
+        }
+        VllmDtos.ModelCard card = list.data().get(0);
+        String version = settings.modelVersion().orElse(card.root() != null ? card.root() : card.id());
+        return new ModelIdentity(card.id(), version);
+    }
+
+    @Override
+    public boolean supports(Task task) {
+        return true;
+    }
+
+    @Override
+    public ModelIdentity identity(Task task) {
+        ModelIdentity current = text != null ? text
+                : new ModelIdentity(settings.model().orElse("unknown"), settings.modelVersion().orElse("unknown"));
+        if (task == Task.SPEECH && settings.speechModel().isPresent()) {
+            return new ModelIdentity(settings.speechModel().get(), settings.modelVersion().orElse(
+                    settings.speechModel().get()));
+        }
+        return current;
+    }
+
+    @Override
+    public Generation generate(InferenceJob job, Duration timeout) {
+        var request = new VllmDtos.CompletionRequest(identity(Task.GENERATE).model(), job.prompt(), job.maxTokens(),
+                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null);
+        VllmDtos.CompletionResponse response = call(client.completions(authorization(), request), timeout);
+        if (response == null || response.choices() == null || response.choices().isEmpty()) {
+            throw new ModelException(ModelFailure.httpStatus(502, "completion response had no choices"));
+        }
+        VllmDtos.Choice choice = response.choices().get(0);
+        VllmDtos.Usage usage = response.usage();
+        return new Generation(choice.text() == null ? "" : choice.text(), usage == null ? 0 : usage.promptTokens(),
+                usage == null ? 0 : usage.completionTokens(), choice.finishReason());
+    }
+
+    @Override
+    public SpeechAudio speak(InferenceJob job, Duration timeout) {
+        String voice = job.voice() != null ? job.voice() : settings.voice();
+        var request = new VllmDtos.SpeechRequest(identity(Task.SPEECH).model(), job.prompt(), voice, "wav");
+        byte[] wav = call(client.speech(authorization(), request), timeout);
+        return SpeechAudio.of(wav);
+    }
+
+    @Override
+    public Optional<ServerLoad> load() {
+        try {
+            return ServerLoad.fromPrometheus(call(client.metrics(authorization()), METRICS_TIMEOUT));
+        } catch (ModelException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void close() {
+        // the REST client belongs to Quarkus
+    }
+
+    private String authorization() {
+        return settings.apiKey().map(key -> "Bearer " + key).orElse(null);
+    }
+
+    private static <T> T call(Uni<T> uni, Duration timeout) {
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new ModelException(ModelFailure.timeout(Duration.ZERO));
+        }
+        try {
+            return uni.ifNoItem().after(timeout).failWith(TimeoutException::new).await().indefinitely();
+        } catch (RuntimeException e) {
+            throw classify(e, timeout);
+        }
+    }
+
+    static ModelException classify(Throwable error, Duration timeout) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof ModelException model) {
+            return model;
+        }
+        if (cause instanceof TimeoutException || cause instanceof io.smallrye.mutiny.TimeoutException) {
+            return new ModelException(ModelFailure.timeout(timeout), cause);
+        }
+        if (cause instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return new ModelException(ModelFailure.unreachable("call interrupted"), cause);
+        }
+        if (cause instanceof WebApplicationException web && web.getResponse() != null) {
+            return new ModelException(ModelFailure.httpStatus(web.getResponse().getStatus(), body(web)), cause);
+        }
+        return new ModelException(ModelFailure.unreachable(rootMessage(cause)), cause);
+    }
+
+    private static String body(WebApplicationException web) {
+        try {
+            return web.getResponse().readEntity(String.class);
+        } catch (RuntimeException e) {
+            return web.getMessage();
+        }
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    }
+}

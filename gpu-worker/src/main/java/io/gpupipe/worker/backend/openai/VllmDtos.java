@@ -1,0 +1,40 @@
+package io.gpupipe.worker.backend.openai;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/** Request and response bodies of the OpenAI-compatible API, as vLLM speaks it. */
+public final class VllmDtos {
+    private VllmDtos() {
+    }
+
+    /** {@code POST /v1/completions}; {@code priority} is omitted when null (servers without priority scheduling). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CompletionRequest(String model, String prompt, @JsonProperty("max_tokens") int maxTokens,
+                                    double temperature, @JsonProperty("top_p") double topP, Integer priority) {
+    }
+
+    public record CompletionResponse(String id, String model, List<Choice> choices, Usage usage) {
+    }
+
+    public record Choice(int index, String text, @JsonProperty("finish_reason") String finishReason) {
+    }
+
+    public record Usage(@JsonProperty("prompt_tokens") int promptTokens,
+                        @JsonProperty("completion_tokens") int completionTokens,
+                        @JsonProperty("total_tokens") int totalTokens) {
+    }
+
+    /** {@code POST /v1/audio/speech}: answers with the audio file itself. */
+    public record SpeechRequest(String model, String input, String voice,
+                                @JsonProperty("response_format") String responseFormat) {
+    }
+
+    /** {@code GET /v1/models}. */
+    public record ModelList(List<ModelCard> data) {
+    }
+
+    public record ModelCard(String id, String root) {
+    }
+}
