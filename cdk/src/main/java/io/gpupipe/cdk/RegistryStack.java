@@ -8,6 +8,7 @@ import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.services.ecr.IRepository;
 import software.amazon.awscdk.services.ecr.LifecycleRule;
 import software.amazon.awscdk.services.ecr.Repository;
+import software.amazon.awscdk.services.ecr.RepositoryEncryption;
 import software.amazon.awscdk.services.ecr.TagMutability;
 import software.amazon.awscdk.services.ecr.TagStatus;
 import software.constructs.Construct;
@@ -33,6 +34,7 @@ public class RegistryStack extends Stack {
         return Repository.Builder.create(this, id)
                 .imageScanOnPush(true)
                 .imageTagMutability(TagMutability.IMMUTABLE)
+                .encryption(RepositoryEncryption.KMS)
                 .lifecycleRules(List.of(
                         LifecycleRule.builder()
                                 .rulePriority(1)

@@ -46,6 +46,11 @@ public record TierSpec(
         if (taskCpu < 256 || taskMemoryMiB < 512) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": task needs >= 256 CPU units and >= 512 MiB");
         }
+        if (modelLoadGrace.toSeconds() < 60 || modelLoadGrace.toSeconds() > TierTask.MAX_MODEL_LOAD_SECONDS) {
+            throw new IllegalArgumentException("tier " + tier.wireName() + ": modelLoadGrace must be 1-55 minutes "
+                    + "(ECS health checks: start period <= 300 s, then <= 10 retries of <= 300 s), got "
+                    + modelLoadGrace);
+        }
         if (scaleInAfter.toMinutes() < 1) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": scaleInAfter must be >= 1 minute");
         }

@@ -29,11 +29,15 @@ import software.constructs.Construct;
  * The two containers of a tier's task: the vLLM model server (weights baked into its image, GPU share, health check
  * tolerant of model load) and the gpu-worker, which starts once the model server is HEALTHY, talks to it on
  * localhost:8000 and gets 120 s to drain on stop. The task role may touch only this tier's queue, the DLQ and the
- * bucket prefixes the worker uses.
+ * bucket prefixes the worker uses (jobs/ markers, results/ documents and audio).
  */
 public class TierTask extends Construct {
     /** ECS caps a container health check's start period at 300 s; the rest of a long load is covered by retries. */
     static final long MAX_START_PERIOD_SECONDS = 300;
+    static final long MAX_INTERVAL_SECONDS = 300;
+    static final long MAX_RETRIES = 10;
+    /** The longest model load a container health check can tolerate: 300 s + 10 retries × 300 s. */
+    static final long MAX_MODEL_LOAD_SECONDS = MAX_START_PERIOD_SECONDS + MAX_RETRIES * MAX_INTERVAL_SECONDS;
     static final int MODEL_SERVER_PORT = 8000;
     static final int WORKER_MEMORY_MIB = 1024;
 
@@ -97,12 +101,16 @@ public class TierTask extends Construct {
         return args;
     }
 
-    /** Start period up to ECS's 300 s cap, then enough retries that a load of {@code modelLoadGrace} survives. */
+    /**
+     * Start period up to ECS's 300 s cap, then an interval (ECS: at most 300 s) and retries (at most 10) whose
+     * product covers the rest of {@code modelLoadGrace}.
+     */
     static HealthCheck modelServerHealthCheck(TierSpec spec) {
         long grace = spec.modelLoadGrace().toSeconds();
         long startPeriod = Math.min(grace, MAX_START_PERIOD_SECONDS);
-        long interval = grace > 600 ? 60 : 30;
-        long retries = Math.max(3, Math.min(10, (grace - startPeriod + interval - 1) / interval));
+        long remaining = grace - startPeriod;
+        long interval = Math.max(30, Math.min(MAX_INTERVAL_SECONDS, ceilDiv(remaining, MAX_RETRIES)));
+        long retries = Math.max(3, Math.min(MAX_RETRIES, ceilDiv(remaining, interval)));
         return HealthCheck.builder()
                 .command(List.of("CMD-SHELL", "python3 -c \"import urllib.request; urllib.request.urlopen("
                         + "'http://127.0.0.1:" + MODEL_SERVER_PORT + "/health', timeout=4)\" || exit 1"))
@@ -111,6 +119,10 @@ public class TierTask extends Construct {
                 .retries(retries)
                 .startPeriod(Duration.seconds(startPeriod))
                 .build();
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
     }
 
     static Map<String, String> workerEnvironment(TierSpec spec, SamExports sam) {
@@ -139,6 +151,7 @@ public class TierTask extends Construct {
         queue.grantConsumeMessages(taskDefinition.getTaskRole());
         dlq.grantSendMessages(taskDefinition.getTaskRole());
         bucket.grantRead(taskDefinition.getTaskRole(), "jobs/*");
+        bucket.grantPut(taskDefinition.getTaskRole(), "jobs/*");
         bucket.grantRead(taskDefinition.getTaskRole(), "results/*");
         bucket.grantPut(taskDefinition.getTaskRole(), "results/*");
     }

@@ -1,0 +1,165 @@
+package io.gpupipe.cdk;
+
+import static io.gpupipe.cdk.TemplateJson.list;
+import static io.gpupipe.cdk.TemplateJson.map;
+import static io.gpupipe.cdk.TemplateJson.properties;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.cloudformation.include.CfnInclude;
+
+/**
+ * The root sam-template.yaml, read through CfnInclude (which understands the YAML short forms), checked for the
+ * security defaults cfn-lint does not enforce, and for the contract with this app: every export the CDK stacks
+ * import is one the SAM stack defines.
+ */
+class SamTemplateTest {
+    private static Template sam;
+
+    @BeforeAll
+    static void load() {
+        Stack holder = new Stack(new App(), "sam");
+        CfnInclude.Builder.create(holder, "Template")
+                .templateFile(Path.of("..", "sam-template.yaml").toString())
+                // kept as written: CDK's typed SAM resources lag behind the SAM specification
+                .dehydratedResources(List.of("InferenceApi", "RouterFunction", "ScalingMetricFunction",
+                        "ResultNotifierFunction", "RepairLoggerFunction"))
+                .build();
+        sam = Template.fromStack(holder);
+    }
+
+    @Test
+    void exports_shouldCoverEveryValueTheCdkStacksImport_whenBothSynthesized() {
+        // given
+        Set<String> samExports = sam.findOutputs("*").values().stream()
+                .filter(o -> o.containsKey("Export"))
+                .map(o -> String.valueOf(map(map(o.get("Export")).get("Name")).get("Fn::Sub")))
+                .map(name -> name.replace("${AWS::StackName}", SynthesizedApp.SAM_STACK))
+                .collect(Collectors.toSet());
+        SynthesizedApp app = SynthesizedApp.get();
+
+        // when: imports of the SAM stack (the app's own cross-stack references contain "ExportsOutput")
+        Set<String> imported = Stream.of(app.network, app.registry, app.gpu, app.monitoring)
+                .flatMap(t -> TemplateJson.importedNames(t.toJSON()).stream())
+                .filter(name -> !name.contains(":ExportsOutput"))
+                .collect(Collectors.toSet());
+
+        // then
+        assertThat(imported).isNotEmpty().allMatch(samExports::contains);
+    }
+
+    @Test
+    void queues_shouldBeEncryptedAndTlsOnlyWithRedriveToDlq_whenDeployed() {
+        // then
+        sam.allResourcesProperties("AWS::SQS::Queue", Match.objectLike(Map.of("SqsManagedSseEnabled", true)));
+        sam.hasResourceProperties("AWS::SQS::Queue", Match.objectLike(Map.of("VisibilityTimeout",
+                Map.of("Ref", "SmallVisibilityTimeout"), "RedrivePolicy", Match.objectLike(Map.of(
+                        "maxReceiveCount", Map.of("Ref", "MaxReceiveCount"))))));
+        sam.hasResourceProperties("AWS::SQS::Queue", Match.objectLike(Map.of("VisibilityTimeout",
+                Map.of("Ref", "LargeVisibilityTimeout"))));
+        sam.hasResourceProperties("AWS::SQS::Queue", Map.of("MessageRetentionPeriod", 1209600,
+                "SqsManagedSseEnabled", true));
+        assertThat(sam.findParameters("MaxReceiveCount").get("MaxReceiveCount")).containsEntry("Default", 3);
+        assertThat(sam.findParameters("SmallVisibilityTimeout").get("SmallVisibilityTimeout"))
+                .containsEntry("Default", 300);
+        assertThat(sam.findParameters("LargeVisibilityTimeout").get("LargeVisibilityTimeout"))
+                .containsEntry("Default", 900);
+        Map<String, Object> queuePolicy = properties(sam.findResources("AWS::SQS::QueuePolicy").values().stream()
+                .findFirst().orElseThrow());
+        assertThat(list(queuePolicy.get("Queues"))).hasSize(sam.findResources("AWS::SQS::Queue").size());
+        assertDeniesInsecureTransport(map(queuePolicy.get("PolicyDocument")));
+    }
+
+    @Test
+    void bucket_shouldBeVersionedEncryptedPrivateAndTlsOnly_whenDeployed() {
+        // then
+        sam.hasResourceProperties("AWS::S3::Bucket", Match.objectLike(Map.of(
+                "VersioningConfiguration", Map.of("Status", "Enabled"),
+                "PublicAccessBlockConfiguration", Map.of("BlockPublicAcls", true, "BlockPublicPolicy", true,
+                        "IgnorePublicAcls", true, "RestrictPublicBuckets", true),
+                "BucketEncryption", Match.anyValue(),
+                "LifecycleConfiguration", Match.objectLike(Map.of("Rules", Match.arrayWith(List.of(
+                        Match.objectLike(Map.of("Prefix", "jobs/")),
+                        Match.objectLike(Map.of("Prefix", "results/"))))))))); 
+        assertDeniesInsecureTransport(map(properties(sam.findResources("AWS::S3::BucketPolicy").values().stream()
+                .findFirst().orElseThrow()).get("PolicyDocument")));
+    }
+
+    @Test
+    void topics_shouldBeEncryptedWithTheCustomerKey_whenDeployed() {
+        // then
+        assertThat(sam.findResources("AWS::SNS::Topic")).hasSize(3);
+        sam.allResourcesProperties("AWS::SNS::Topic", Map.of("KmsMasterKeyId", Map.of("Ref", "TopicKey")));
+        sam.hasResourceProperties("AWS::KMS::Key", Match.objectLike(Map.of("EnableKeyRotation", true)));
+    }
+
+    @Test
+    void api_shouldRequireSigV4WithThrottlingAndAccessLogs_whenDeployed() {
+        // then
+        sam.hasResourceProperties("AWS::Serverless::HttpApi", Match.objectLike(Map.of(
+                "Auth", Map.of("EnableIamAuthorizer", true, "DefaultAuthorizer", "AWS_IAM"),
+                "DefaultRouteSettings", Match.objectLike(Map.of("ThrottlingBurstLimit", Match.anyValue(),
+                        "ThrottlingRateLimit", Match.anyValue())),
+                "AccessLogSettings", Match.objectLike(Map.of("DestinationArn", Match.anyValue())))));
+    }
+
+    @Test
+    void functions_shouldSwitchRuntimeByPackageAndLogWithRetention_whenFour() {
+        // then
+        Map<String, Map<String, Object>> functions = sam.findResources("AWS::Serverless::Function");
+        // dehydrated resources get CDK logical ids: TemplateRouterFunctionXXXX
+        assertThat(functions.keySet()).hasSize(4)
+                .anyMatch(k -> k.contains("RouterFunction")).anyMatch(k -> k.contains("ScalingMetricFunction"))
+                .anyMatch(k -> k.contains("ResultNotifierFunction")).anyMatch(k -> k.contains("RepairLoggerFunction"));
+        functions.forEach((name, f) -> {
+            Map<String, Object> p = properties(f);
+            assertThat(String.valueOf(p.get("CodeUri"))).as(name).matches("functions/[a-z-]+/target/function\\.zip");
+            assertThat(p).as(name).containsKeys("MemorySize", "Timeout", "LoggingConfig");
+        });
+        Map<String, Object> globals = map(map(sam.toJSON().get("Globals")).get("Function"));
+        assertThat(globals.get("Runtime")).isEqualTo(Map.of("Fn::If", List.of("IsNative", "provided.al2023",
+                "java21")));
+        assertThat(globals.get("SnapStart").toString()).contains("PublishedVersions");
+        sam.allResourcesProperties("AWS::Logs::LogGroup", Map.of("RetentionInDays",
+                Map.of("Ref", "LogRetentionDays")));
+    }
+
+    @Test
+    void functionPolicies_shouldNameResourcesExceptForResourcelessActions_whenDeployed() {
+        // given: CloudWatch metric APIs have no resource type
+        Set<String> resourceless = Set.of("cloudwatch:PutMetricData", "cloudwatch:GetMetricData");
+
+        // when
+        List<Object> wildcardActions = sam.findResources("AWS::Serverless::Function").values().stream()
+                .flatMap(f -> list(properties(f).get("Policies")).stream())
+                .map(TemplateJson::map)
+                .filter(p -> p.containsKey("Statement"))
+                .flatMap(p -> list(p.get("Statement")).stream())
+                .map(TemplateJson::map)
+                .filter(s -> s.containsKey("Resource")) // the rest are Fn::If-guarded statements naming resources
+                .filter(s -> list(s.get("Resource")).contains("*"))
+                .flatMap(s -> list(s.get("Action")).stream())
+                .toList();
+
+        // then
+        assertThat(wildcardActions).isNotEmpty().allMatch(resourceless::contains);
+    }
+
+    private static void assertDeniesInsecureTransport(Map<String, Object> policy) {
+        assertThat(list(policy.get("Statement"))).anySatisfy(s -> assertThat(map(s))
+                .containsEntry("Effect", "Deny")
+                .containsEntry("Principal", "*")
+                .containsEntry("Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false"))));
+    }
+}

@@ -1,0 +1,91 @@
+package io.gpupipe.cdk;
+
+import static io.gpupipe.cdk.TemplateJson.properties;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+class ScalingTest {
+    private static Template gpu;
+
+    @BeforeAll
+    static void synthesize() {
+        gpu = SynthesizedApp.get().gpu;
+    }
+
+    @Test
+    void scalableTargets_shouldRangeFromZeroToTierMax_whenContextOverridesSmallMax() {
+        // then
+        gpu.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 2);
+        gpu.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
+                "MinCapacity", 0, "MaxCapacity", SynthesizedApp.SMALL_MAX_TASKS,
+                "ScalableDimension", "ecs:service:DesiredCount", "ServiceNamespace", "ecs")));
+        gpu.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
+                "MinCapacity", 0, "MaxCapacity", Tiers.large().maxTasks())));
+    }
+
+    @Test
+    void scaleOut_shouldAddTheWholeGapAfterOneMinute_whenScalingMetricWantsMore() {
+        // when
+        Map<String, Object> alarm = alarm("SmallTierScalingScaleOutAlarm");
+        Map<String, Object> policy = policy("SmallTierScalingScaleOut");
+
+        // then: gap >= 1 for one 60 s period; steps +1, +2, +3 (the max) relative to the threshold
+        assertThat(alarm).containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
+                .containsEntry("Threshold", 1).containsEntry("EvaluationPeriods", 1);
+        assertThat(alarm.get("Metrics").toString()).contains("wanted - current", "DesiredTasks",
+                "ServiceDesiredTasks", "Tier");
+        assertThat(policy).containsEntry("AdjustmentType", "ChangeInCapacity").containsEntry("Cooldown", 60);
+        assertThat(policy.get("StepAdjustments")).isEqualTo(List.of(
+                Map.of("MetricIntervalLowerBound", 0, "MetricIntervalUpperBound", 1, "ScalingAdjustment", 1),
+                Map.of("MetricIntervalLowerBound", 1, "MetricIntervalUpperBound", 2, "ScalingAdjustment", 2),
+                Map.of("MetricIntervalLowerBound", 2, "ScalingAdjustment", 3)));
+    }
+
+    @Test
+    void scaleIn_shouldRemoveOneTaskAfterTheTierWaitedLongEnough_whenScalingMetricWantsFewer() {
+        // when
+        Map<String, Object> smallAlarm = alarm("SmallTierScalingScaleInAlarm");
+        Map<String, Object> largeAlarm = alarm("LargeTierScalingScaleInAlarm");
+        Map<String, Object> largePolicy = policy("LargeTierScalingScaleIn");
+
+        // then: 5 minutes (small) and 10 minutes (large) of gap <= -1 before one task goes
+        assertThat(smallAlarm).containsEntry("Threshold", -1).containsEntry("EvaluationPeriods", 5)
+                .containsEntry("DatapointsToAlarm", 5)
+                .containsEntry("ComparisonOperator", "LessThanOrEqualToThreshold");
+        assertThat(largeAlarm).containsEntry("EvaluationPeriods", 10).containsEntry("DatapointsToAlarm", 10);
+        assertThat(largePolicy).containsEntry("Cooldown", 600);
+        assertThat(largePolicy.get("StepAdjustments")).isEqualTo(List.of(
+                Map.of("MetricIntervalUpperBound", 0, "ScalingAdjustment", -1)));
+    }
+
+    @Test
+    void scalingAlarms_shouldIgnoreMissingData_whenScalingMetricDidNotRun() {
+        // then
+        gpu.allResourcesProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
+                "TreatMissingData", "notBreaching")));
+    }
+
+    private static Map<String, Object> alarm(String prefix) {
+        return only("AWS::CloudWatch::Alarm", prefix);
+    }
+
+    private static Map<String, Object> policy(String prefix) {
+        return TemplateJson.map(only("AWS::ApplicationAutoScaling::ScalingPolicy", prefix)
+                .get("StepScalingPolicyConfiguration"));
+    }
+
+    private static Map<String, Object> only(String type, String prefix) {
+        List<Map<String, Object>> found = gpu.findResources(type).entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .map(e -> properties(e.getValue()))
+                .toList();
+        assertThat(found).hasSize(1);
+        return found.get(0);
+    }
+}
