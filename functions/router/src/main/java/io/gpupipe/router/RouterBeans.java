@@ -14,6 +14,7 @@ import io.gpupipe.router.aws.SqsJobQueue;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -71,8 +72,10 @@ public class RouterBeans {
         }
     }
 
+    /** Eager ({@code @Startup}): the SDK clients are built in the Lambda init phase, not on the first request. */
     @Produces
     @Singleton
+    @Startup
     JobService jobService(JobStore store, JobQueue queue, Classifier classifier, RoutingMetrics metrics, Clock clock,
                           RouterConfig config) {
         RouterConfig.Routing routing = config.routing();

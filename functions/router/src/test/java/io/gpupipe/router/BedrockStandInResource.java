@@ -7,7 +7,7 @@ import java.util.Map;
 
 /** Starts {@link BedrockConverseStandIn} and switches the router to the Bedrock classifier pointed at it. */
 public class BedrockStandInResource implements QuarkusTestResourceLifecycleManager {
-    static final String TIMEOUT = "400ms";
+    static final String TIMEOUT = "1500ms";
     private BedrockConverseStandIn standIn;
 
     @Override

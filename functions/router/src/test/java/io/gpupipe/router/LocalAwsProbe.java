@@ -9,13 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /** Test-side view of the local SQS queues and results bucket, through plain SDK clients. */
-final class LocalAwsProbe implements AutoCloseable {
+public final class LocalAwsProbe implements AutoCloseable {
     final LocalAws aws;
     final SqsClient sqs;
     final S3Client s3;
@@ -24,6 +27,13 @@ final class LocalAwsProbe implements AutoCloseable {
         this.aws = aws;
         this.sqs = aws.newSqsClient();
         this.s3 = aws.newS3Client();
+    }
+
+    /** A presigner configured like Quarkus configures the router's: endpoint override, path style, test keys. */
+    public static S3Presigner presigner(LocalAws aws) {
+        return S3Presigner.builder().endpointOverride(aws.s3Endpoint()).region(Region.of(LocalAws.REGION))
+                .credentialsProvider(LocalAws.credentials())
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
     }
 
     String queueUrl(String name) {

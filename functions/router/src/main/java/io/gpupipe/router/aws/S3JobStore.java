@@ -23,6 +23,7 @@ public final class S3JobStore implements JobStore {
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
     private static final int PRECONDITION_FAILED = 412;
+    private static final String NO_SUCH_KEY = "NoSuchKey";
 
     private final S3Client s3;
     private final S3Presigner presigner;
@@ -103,7 +104,9 @@ public final class S3JobStore implements JobStore {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (S3Exception e) {
-            if (e.statusCode() == NOT_FOUND) {
+            // a missing bucket is a misconfiguration, not an unknown job
+            if (e.statusCode() == NOT_FOUND && e.awsErrorDetails() != null
+                    && NO_SUCH_KEY.equals(e.awsErrorDetails().errorCode())) {
                 return Optional.empty();
             }
             throw unavailable("read", key, e);

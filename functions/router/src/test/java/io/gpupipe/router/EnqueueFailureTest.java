@@ -1,0 +1,97 @@
+package io.gpupipe.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.JobLayout;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The large tier points at a queue that does not exist: SQS (ElasticMQ) refuses every message sent to it. */
+@QuarkusTest
+@TestProfile(EnqueueFailureTest.MissingLargeQueue.class)
+@WithTestResource(LocalAwsTestResource.class)
+class EnqueueFailureTest {
+    @InjectLocalAws
+    LocalAws aws;
+
+    private LocalAwsProbe probe;
+
+    /** Overrides the large queue URL with one naming a queue that was never created. */
+    public static class MissingLargeQueue implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("gpupipe.router.large-queue-url", "${local-aws.queue-url.large}-does-not-exist");
+        }
+    }
+
+    @BeforeEach
+    void setUp() {
+        probe = new LocalAwsProbe(aws);
+        probe.purgeTierQueues();
+    }
+
+    @AfterEach
+    void tearDown() {
+        probe.close();
+    }
+
+    @Test
+    void submit_shouldAnswer503RetryableAndLeaveNoMarker_whenEnqueueFails() {
+        // given
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Long essay please\",\"maxTokens\":2048}";
+
+        // when
+        given().contentType("application/json").body(body).post("/v1/jobs")
+                .then().statusCode(503).contentType("application/json")
+                .header("Retry-After", equalTo("1"))
+                .body("requestId", equalTo(id)).body("retryable", equalTo(true))
+                .body("errors[0].field", equalTo("service"))
+                .body("errors[0].code", equalTo(ApiErrorCodes.UNAVAILABLE));
+
+        // then: no marker lies about the job, nothing was enqueued, and the job is unknown
+        assertThat(probe.object(JobLayout.markerKey(id))).isEmpty();
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        given().get("/v1/jobs/" + id).then().statusCode(404);
+    }
+
+    @Test
+    void submit_shouldFailAgainRatherThanClaimQueued_whenClientRetriesTheSameRequestId() {
+        // given
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Long essay please\",\"route\":\"large\"}";
+        given().contentType("application/json").body(body).post("/infer").then().statusCode(503);
+
+        // when, then
+        given().contentType("application/json").body(body).post("/infer").then().statusCode(503);
+        assertThat(probe.object(JobLayout.markerKey(id))).isEmpty();
+    }
+
+    @Test
+    void submit_shouldStillAccept_whenJobGoesToTheHealthyTier() {
+        // given
+        String id = UUID.randomUUID().toString();
+
+        // when
+        given().contentType("application/json").body("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("tier", equalTo("small"));
+
+        // then
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+        assertThat(probe.marker(id)).isPresent();
+    }
+}

@@ -1,0 +1,197 @@
+package io.gpupipe.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.routing.RoutingPolicy;
+import io.gpupipe.router.aws.JobStore;
+import io.gpupipe.router.aws.S3JobStore;
+import io.gpupipe.router.aws.SqsJobQueue;
+import io.gpupipe.router.internal.RoutingMetrics;
+import java.net.URL;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/** JobService without Quarkus, over the real S3/SQS adapters and local endpoints. */
+class JobServiceTest {
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    private static LocalAws aws;
+    private static LocalAwsProbe probe;
+    private static S3Presigner presigner;
+
+    private S3JobStore store;
+
+    @BeforeAll
+    static void startLocalAws() {
+        aws = LocalAws.start();
+        probe = new LocalAwsProbe(aws);
+        presigner = LocalAwsProbe.presigner(aws);
+    }
+
+    @AfterAll
+    static void stopLocalAws() {
+        presigner.close();
+        probe.close();
+        aws.close();
+    }
+
+    @BeforeEach
+    void setUp() {
+        store = new S3JobStore(probe.s3, presigner, aws.bucket());
+        probe.purgeTierQueues();
+    }
+
+    @AfterEach
+    void tearDown() {
+        probe.purgeTierQueues();
+    }
+
+    @Test
+    void submit_shouldStampSubmittedAtFromTheClock_whenJobIsAccepted() {
+        // when
+        SubmitOutcome outcome = service(store, line -> { }).submit("{\"prompt\":\"Hi\"}");
+
+        // then
+        String id = ((SubmitOutcome.Accepted) outcome).job().requestId();
+        InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.SMALL_QUEUE).get(0));
+        assertThat(sent.submittedAt()).isEqualTo(NOW);
+        JobState marker = probe.marker(id).orElseThrow();
+        assertThat(marker.submittedAt()).isEqualTo(NOW);
+        assertThat(marker.updatedAt()).isEqualTo(NOW);
+    }
+
+    @Test
+    void submit_shouldStillAcceptTheJob_whenPublishingTheMetricFails() {
+        // when
+        SubmitOutcome outcome = service(store, line -> {
+            throw new IllegalStateException("metrics pipe broken");
+        }).submit("{\"prompt\":\"Hi\"}");
+
+        // then
+        assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).hasSize(1);
+    }
+
+    @Test
+    void cancel_shouldReportNotCancellable_whenWorkerStartsTheJobBetweenReadAndWrite() {
+        // given a worker that marks the job running just before our conditional write reaches S3
+        JobService service = service(new WorkerRacingStore(store), line -> { });
+        String id = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Race me\"}")).job().requestId();
+
+        // when
+        CancelOutcome outcome = service.cancel(id);
+
+        // then
+        assertThat(outcome).isInstanceOf(CancelOutcome.NotCancellable.class);
+        assertThat(((CancelOutcome.NotCancellable) outcome).view().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void status_shouldPresignResultButNoAudio_whenGenerateJobSucceeded() {
+        // given
+        JobService service = service(store, line -> { });
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}")).job();
+        probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
+                new JobResult.Provenance(Tier.SMALL, "m", "1", "t", 1, 1L, 1L), NOW)));
+
+        // when
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.requestId().toUpperCase());
+
+        // then
+        assertThat(found.view().status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(found.links().result().toString()).contains(JobLayout.resultKey(job.requestId()));
+        assertThat(found.links().audio()).isNull();
+        assertThat(found.links().expiresAt()).isEqualTo(NOW.plus(Duration.ofMinutes(15)));
+    }
+
+    @Test
+    void submit_shouldTakeTheMarkerBack_whenTheQueueRefusesTheMessage() {
+        // given
+        SqsJobQueue broken = new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE) + "-gone",
+                Tier.LARGE, aws.queueUrl(LocalAws.LARGE_QUEUE)));
+        JobService service = new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store, broken,
+                new RoutingMetrics(line -> { }, CLOCK), CLOCK, Duration.ofMinutes(15));
+        String id = UUID.randomUUID().toString();
+
+        // when
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}");
+
+        // then
+        assertThat(outcome).isEqualTo(new SubmitOutcome.Unavailable(id,
+                "the small queue is unavailable; the job was not accepted, retry later"));
+        assertThat(probe.marker(id)).isEmpty();
+    }
+
+    private JobService service(JobStore jobStore, Consumer<String> metricsSink) {
+        SqsJobQueue queue = new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE),
+                Tier.LARGE, aws.queueUrl(LocalAws.LARGE_QUEUE)));
+        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), jobStore, queue,
+                new RoutingMetrics(metricsSink, CLOCK), CLOCK, Duration.ofMinutes(15));
+    }
+
+    /** Delegates to the real store, but a "worker" rewrites the marker as running before each replace. */
+    private static final class WorkerRacingStore implements JobStore {
+        private final JobStore delegate;
+
+        WorkerRacingStore(JobStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public boolean replaceMarker(JobState marker, String eTag) {
+            JobState running = delegate.readMarker(marker.requestId()).orElseThrow().state().running("task", NOW);
+            probe.s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(marker.requestId())),
+                    RequestBody.fromString(JobJson.write(running)));
+            return delegate.replaceMarker(marker, eTag);
+        }
+
+        @Override
+        public boolean createMarker(JobState marker) {
+            return delegate.createMarker(marker);
+        }
+
+        @Override
+        public Optional<StoredMarker> readMarker(String requestId) {
+            return delegate.readMarker(requestId);
+        }
+
+        @Override
+        public Optional<JobResult> readResult(String requestId) {
+            return delegate.readResult(requestId);
+        }
+
+        @Override
+        public void deleteMarker(String requestId) {
+            delegate.deleteMarker(requestId);
+        }
+
+        @Override
+        public URL presignGet(String key, Duration ttl) {
+            return delegate.presignGet(key, ttl);
+        }
+    }
+}
