@@ -14,8 +14,8 @@ import software.amazon.awscdk.Tags;
  * offline with {@code cdk/synth.sh} (or {@code cdk synth}); deploy after the SAM stack.
  *
  * <p>Context (-c key=value, or cdk.json): {@code samStackName} (default gpupipe), {@code workerImageTag}
- * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code smallMaxTasks},
- * {@code largeMaxTasks}, {@code resultsKmsKeyArn} (when the bucket uses SSE-KMS).
+ * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code resultsKmsKeyArn} (when the
+ * bucket uses SSE-KMS). Task ceilings are the SAM stack's SmallMaxTasks/LargeMaxTasks parameters.
  */
 public final class GpupipeApp {
     private GpupipeApp() {
@@ -60,10 +60,6 @@ public final class GpupipeApp {
             Optional<String> tag = context(app, name + "ModelImageTag");
             if (tag.isPresent()) {
                 tier = tier.withModelServerImageTag(tag.get());
-            }
-            Optional<String> max = context(app, name + "MaxTasks");
-            if (max.isPresent()) {
-                tier = tier.withMaxTasks(Integer.parseInt(max.get()));
             }
             tiers.add(tier);
         }

@@ -25,6 +25,11 @@ public record SamExports(String samStackName) {
         return imported("service-name-" + tier.wireName());
     }
 
+    /** The tier's task ceiling (a number, exported as text). */
+    public String maxTasks(Tier tier) {
+        return imported("max-tasks-" + tier.wireName());
+    }
+
     public String dlqUrl() {
         return imported("dlq-url");
     }

@@ -1,6 +1,7 @@
 package io.gpupipe.cdk;
 
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentTier;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
 import software.amazon.awscdk.services.applicationautoscaling.MetricAggregationType;
@@ -17,8 +18,8 @@ import software.amazon.awscdk.services.ecs.FargateService;
 import software.constructs.Construct;
 
 /**
- * Application Auto Scaling of a tier's service from the scaling-metric function's DesiredTasks value (min 0, the
- * tier's max). DesiredTasks is a target count, not a load ratio, so target tracking (which steers a ratio towards a
+ * Application Auto Scaling of a tier's service from the scaling-metric function's DesiredTasks value (min 0, max
+ * the SAM stack's max-tasks export, the same ceiling the scaling metric clamps to). DesiredTasks is a target count, not a load ratio, so target tracking (which steers a ratio towards a
  * set point) does not fit; instead two step-scaling policies act on the gap "DesiredTasks − ServiceDesiredTasks",
  * both published by the function at the same tick:
  * <ul>
@@ -42,7 +43,7 @@ public class TierScaling extends Construct {
                 .scalableDimension("ecs:service:DesiredCount")
                 .resourceId("service/" + clusterName + "/" + service.getServiceName())
                 .minCapacity(0)
-                .maxCapacity(spec.maxTasks())
+                .maxCapacity(Token.asNumber(sam.maxTasks(spec.tier())))
                 .build();
         MathExpression gap = GpupipeMetrics.scalingGap(sam.metricNamespace(), spec.tier());
         String tier = spec.tier().wireName();
@@ -53,12 +54,13 @@ public class TierScaling extends Construct {
                 .metricAggregationType(MetricAggregationType.MAXIMUM)
                 .cooldown(SCALE_OUT_COOLDOWN)
                 .build();
-        // Bounds are relative to the threshold 1: a gap in [1, 2) adds 1, [2, 3) adds 2, …, >= max adds max.
-        for (int add = 1; add < spec.maxTasks(); add++) {
+        // Bounds are relative to the threshold 1: a gap in [1, 2) adds 1, [2, 3) adds 2, …, >= step adds step;
+        // Application Auto Scaling never goes above the target's MaxCapacity.
+        int step = spec.maxScaleOutStep();
+        for (int add = 1; add < step; add++) {
             out.addAdjustment(AdjustmentTier.builder().lowerBound(add - 1).upperBound(add).adjustment(add).build());
         }
-        out.addAdjustment(AdjustmentTier.builder().lowerBound(spec.maxTasks() - 1).adjustment(spec.maxTasks())
-                .build());
+        out.addAdjustment(AdjustmentTier.builder().lowerBound(step - 1).adjustment(step).build());
         scaleOutAlarm = gap.createAlarm(this, "ScaleOutAlarm", CreateAlarmOptions.builder()
                 .alarmDescription("gpupipe " + tier + ": the scaling metric wants more tasks than the service has")
                 .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)

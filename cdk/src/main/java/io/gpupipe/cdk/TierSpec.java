@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param gpuMemoryMiB     minimum memory of each GPU the capacity provider may pick; also the sizing budget
  * @param taskCpu          task CPU units (1024 = 1 vCPU); instances need at least this plus the agent's share
  * @param taskMemoryMiB    task memory; instances need at least this plus the agent's share
+ * @param maxScaleOutStep the most tasks one scale-out adds (the gap is added at once up to this); the tier's
+ *                        ceiling is the SAM stack's SmallMaxTasks/LargeMaxTasks, which the scaling metric uses too
  * @param modelLoadGrace   longest expected model load (image already pulled): the model server's health check
  *                         tolerates failures this long before the task is replaced
  * @param scaleInAfter     how long a tier must want fewer tasks before one is removed
@@ -26,7 +28,7 @@ public record TierSpec(
         long gpuMemoryMiB,
         int taskCpu,
         int taskMemoryMiB,
-        int maxTasks,
+        int maxScaleOutStep,
         String modelServerImageTag,
         Duration modelLoadGrace,
         Duration scaleInAfter,
@@ -40,11 +42,13 @@ public record TierSpec(
         Objects.requireNonNull(modelLoadGrace, "modelLoadGrace");
         Objects.requireNonNull(scaleInAfter, "scaleInAfter");
         allowedInstanceTypes = List.copyOf(allowedInstanceTypes);
-        if (maxTasks < 1) {
-            throw new IllegalArgumentException("tier " + tier.wireName() + ": maxTasks must be >= 1, got " + maxTasks);
+        if (maxScaleOutStep < 1) {
+            throw new IllegalArgumentException("tier " + tier.wireName() + ": maxScaleOutStep must be >= 1, got "
+                    + maxScaleOutStep);
         }
         if (taskCpu < 256 || taskMemoryMiB < 512) {
-            throw new IllegalArgumentException("tier " + tier.wireName() + ": task needs >= 256 CPU units and >= 512 MiB");
+            throw new IllegalArgumentException("tier " + tier.wireName()
+                    + ": task needs >= 256 CPU units and >= 512 MiB");
         }
         if (modelLoadGrace.toSeconds() < 60 || modelLoadGrace.toSeconds() > TierTask.MAX_MODEL_LOAD_SECONDS) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": modelLoadGrace must be 1-55 minutes "
@@ -67,17 +71,12 @@ public record TierSpec(
     }
 
     public TierSpec withModel(ModelFootprint newModel, GpuShare newShare) {
-        return new TierSpec(tier, newModel, newShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxTasks,
-                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes);
-    }
-
-    public TierSpec withMaxTasks(int newMaxTasks) {
-        return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, newMaxTasks,
+        return new TierSpec(tier, newModel, newShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
                 modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes);
     }
 
     public TierSpec withModelServerImageTag(String tag) {
-        return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxTasks, tag,
+        return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep, tag,
                 modelLoadGrace, scaleInAfter, allowedInstanceTypes);
     }
 }

@@ -124,6 +124,17 @@ class GpuStackTest {
     }
 
     @Test
+    void modelServerImage_shouldUseTheTagFromContext_whenSmallModelImageTagGiven() {
+        // when
+        String image = String.valueOf(container("small", "model-server").get("Image"));
+
+        // then
+        assertThat(image).endsWith(":" + SynthesizedApp.SMALL_MODEL_TAG + "]]}");
+        assertThat(String.valueOf(container("large", "model-server").get("Image")))
+                .contains(":" + Tiers.large().modelServerImageTag());
+    }
+
+    @Test
     void worker_shouldReadItsTierQueueFromSamExports_whenSynthesized() {
         // when
         Map<String, Object> env = list(container("small", "gpu-worker").get("Environment")).stream()

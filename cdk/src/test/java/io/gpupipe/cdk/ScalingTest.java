@@ -19,14 +19,14 @@ class ScalingTest {
     }
 
     @Test
-    void scalableTargets_shouldRangeFromZeroToTierMax_whenContextOverridesSmallMax() {
-        // then
+    void scalableTargets_shouldRangeFromZeroToTheSamStacksTierMax_whenSynthesized() {
+        // then: the same ceiling the scaling-metric function clamps to
         gpu.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 2);
-        gpu.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
-                "MinCapacity", 0, "MaxCapacity", SynthesizedApp.SMALL_MAX_TASKS,
-                "ScalableDimension", "ecs:service:DesiredCount", "ServiceNamespace", "ecs")));
-        gpu.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
-                "MinCapacity", 0, "MaxCapacity", Tiers.large().maxTasks())));
+        for (String tier : List.of("small", "large")) {
+            gpu.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
+                    "MinCapacity", 0, "MaxCapacity", Map.of("Fn::ImportValue", "gpupipe-max-tasks-" + tier),
+                    "ScalableDimension", "ecs:service:DesiredCount", "ServiceNamespace", "ecs")));
+        }
     }
 
     @Test
@@ -34,17 +34,20 @@ class ScalingTest {
         // when
         Map<String, Object> alarm = alarm("SmallTierScalingScaleOutAlarm");
         Map<String, Object> policy = policy("SmallTierScalingScaleOut");
+        List<Object> steps = TemplateJson.list(policy.get("StepAdjustments"));
 
-        // then: gap >= 1 for one 60 s period; steps +1, +2, +3 (the max) relative to the threshold
+        // then: gap >= 1 for one 60 s period; steps +1 … +10 (the small tier's largest step) relative to 1
         assertThat(alarm).containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
                 .containsEntry("Threshold", 1).containsEntry("EvaluationPeriods", 1);
         assertThat(alarm.get("Metrics").toString()).contains("wanted - current", "DesiredTasks",
                 "ServiceDesiredTasks", "Tier");
         assertThat(policy).containsEntry("AdjustmentType", "ChangeInCapacity").containsEntry("Cooldown", 60);
-        assertThat(policy.get("StepAdjustments")).isEqualTo(List.of(
-                Map.of("MetricIntervalLowerBound", 0, "MetricIntervalUpperBound", 1, "ScalingAdjustment", 1),
-                Map.of("MetricIntervalLowerBound", 1, "MetricIntervalUpperBound", 2, "ScalingAdjustment", 2),
-                Map.of("MetricIntervalLowerBound", 2, "ScalingAdjustment", 3)));
+        assertThat(steps).hasSize(Tiers.small().maxScaleOutStep());
+        assertThat(steps.get(0)).isEqualTo(
+                Map.of("MetricIntervalLowerBound", 0, "MetricIntervalUpperBound", 1, "ScalingAdjustment", 1));
+        assertThat(steps.get(1)).isEqualTo(
+                Map.of("MetricIntervalLowerBound", 1, "MetricIntervalUpperBound", 2, "ScalingAdjustment", 2));
+        assertThat(steps.get(9)).isEqualTo(Map.of("MetricIntervalLowerBound", 9, "ScalingAdjustment", 10));
     }
 
     @Test

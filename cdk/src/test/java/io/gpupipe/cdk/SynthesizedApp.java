@@ -7,12 +7,12 @@ import software.amazon.awscdk.assertions.Template;
 
 /**
  * The app as {@code GpupipeApp.main} builds it, synthesized once per test JVM (jsii start-up and synthesis take
- * seconds; every test class reads the same templates). Context: the defaults, except a small-tier maximum of 3 to
- * prove context reaches the scaling target.
+ * seconds; every test class reads the same templates). Context: the defaults, except the small tier's model image
+ * tag, to prove context reaches the task definition.
  */
 final class SynthesizedApp {
     static final String SAM_STACK = "gpupipe";
-    static final int SMALL_MAX_TASKS = 3;
+    static final String SMALL_MODEL_TAG = "small-test-model-7";
     private static SynthesizedApp instance;
 
     final GpupipeApp.Stacks stacks;
@@ -23,7 +23,7 @@ final class SynthesizedApp {
 
     private SynthesizedApp() {
         App app = new App(AppProps.builder()
-                .context(Map.of("smallMaxTasks", Integer.toString(SMALL_MAX_TASKS)))
+                .context(Map.of("smallModelImageTag", SMALL_MODEL_TAG))
                 .build());
         stacks = GpupipeApp.build(app);
         network = Template.fromStack(stacks.network());
