@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Builds gpupipe's deployable artifacts where a container engine (Docker or Podman) exists. Dev machines without
+# one use the JVM path instead: ./mvnw -B package -DskipTests, then sam deploy with FunctionPackage=jvm.
+#
+#   native-build/build.sh                      # the four Lambda functions, native (bootstrap in function.zip)
+#   native-build/build.sh --worker native      # + the gpu-worker image, native executable
+#   native-build/build.sh --worker jvm         # + the gpu-worker image, JVM (fast-jar)
+#   native-build/build.sh --model small        # + the small tier's model-server image (weights baked in)
+#   native-build/build.sh --no-functions --worker jvm --push 123456789012.dkr.ecr.us-east-1.amazonaws.com
+#
+# Output (what sam build / sam deploy and the CDK app use):
+#   functions/<name>/target/function.zip   native: contains `bootstrap` (sam-template.yaml, FunctionPackage=native)
+#   image gpupipe/gpu-worker:<tag>         push to the RegistryStack's WorkerRepositoryUri, CDK -c workerImageTag
+#   image gpupipe/model-server:<tier tag>  push to ModelServerRepositoryUri, CDK -c <tier>ModelImageTag
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+# The Mandrel builder of Quarkus 3.33.2 (its default, quarkus.native.builder-image=mandrel). Pin a digest for
+# reproducible builds: MANDREL_IMAGE=quay.io/quarkus/ubi9-quarkus-mandrel-builder-image@sha256:<digest>
+MANDREL_IMAGE="${MANDREL_IMAGE:-quay.io/quarkus/ubi9-quarkus-mandrel-builder-image:jdk-25}"
+FUNCTIONS=(router scaling-metric result-notifier repair-logger)
+TAG="${TAG:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo dev)}"
+
+build_functions=true
+worker=""
+models=()
+push=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --no-functions) build_functions=false ;;
+        --worker) worker="$2"; shift ;;
+        --model) models+=("$2"); shift ;;
+        --push) push="$2"; shift ;;
+        --tag) TAG="$2"; shift ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        *) echo "build.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+engine="${CONTAINER_ENGINE:-}"
+if [[ -z "$engine" ]]; then
+    for candidate in docker podman; do
+        if command -v "$candidate" >/dev/null 2>&1 && "$candidate" info >/dev/null 2>&1; then
+            engine="$candidate"
+            break
+        fi
+    done
+fi
+if [[ -z "$engine" ]]; then
+    cat >&2 <<'MSG'
+build.sh: no working container engine (Docker or Podman). Native builds run in the Mandrel builder container and
+images need an engine too. Without one, deploy the JVM package instead:
+    ./mvnw -B -ntp package -DskipTests && sam build && sam deploy --parameter-overrides FunctionPackage=jvm
+MSG
+    exit 3
+fi
+echo "build.sh: container engine $engine, builder $MANDREL_IMAGE, tag $TAG"
+
+native_flags=(-Dquarkus.native.enabled=true -Dquarkus.native.container-build=true
+    "-Dquarkus.native.container-runtime=$engine" "-Dquarkus.native.builder-image=$MANDREL_IMAGE")
+
+# shared-model (and local-aws, a test dependency of every module) must be installed before -pl builds.
+./mvnw -B -ntp install -DskipTests -pl shared-model,local-stack/local-aws
+
+if $build_functions; then
+    modules=$(printf 'functions/%s,' "${FUNCTIONS[@]}")
+    ./mvnw -B -ntp package -DskipTests -pl "${modules%,}" "${native_flags[@]}"
+    for fn in "${FUNCTIONS[@]}"; do
+        zip="functions/$fn/target/function.zip"
+        if ! unzip -l "$zip" | grep -q ' bootstrap$'; then
+            echo "build.sh: $zip has no bootstrap: the native build did not produce a custom-runtime package" >&2
+            exit 4
+        fi
+        echo "native $zip: $(du -h "$zip" | cut -f1)"
+    done
+    echo "deploy with: sam build && sam deploy --parameter-overrides FunctionPackage=native (or --config-env prod)"
+fi
+
+case "$worker" in
+    "") ;;
+    native)
+        ./mvnw -B -ntp package -DskipTests -pl gpu-worker "${native_flags[@]}"
+        "$engine" build -f native-build/Dockerfile.worker-native -t "gpupipe/gpu-worker:$TAG" .
+        ;;
+    jvm)
+        ./mvnw -B -ntp package -DskipTests -pl gpu-worker
+        "$engine" build -f native-build/Dockerfile.worker-jvm -t "gpupipe/gpu-worker:$TAG" .
+        ;;
+    *) echo "build.sh: --worker takes native or jvm" >&2; exit 2 ;;
+esac
+
+for tier in "${models[@]}"; do
+    # shellcheck source=/dev/null
+    source "native-build/models/$tier.env"
+    "$engine" build -f native-build/Dockerfile.model-server \
+        --build-arg "VLLM_IMAGE=$VLLM_IMAGE" \
+        --build-arg "MODEL_REPO=$MODEL_REPO" \
+        --build-arg "MODEL_REVISION=$MODEL_REVISION" \
+        ${HF_TOKEN_FILE:+--secret "id=hf_token,src=$HF_TOKEN_FILE"} \
+        -t "gpupipe/model-server:$IMAGE_TAG" native-build
+done
+
+if [[ -n "$push" ]]; then
+    # push: the RegistryStack repository URIs (aws ecr get-login-password ... | $engine login ... first)
+    if [[ -n "$worker" ]]; then
+        "$engine" tag "gpupipe/gpu-worker:$TAG" "$push/${WORKER_REPOSITORY:?set WORKER_REPOSITORY}:$TAG"
+        "$engine" push "$push/$WORKER_REPOSITORY:$TAG"
+    fi
+    for tier in "${models[@]}"; do
+        # shellcheck source=/dev/null
+        source "native-build/models/$tier.env"
+        "$engine" tag "gpupipe/model-server:$IMAGE_TAG" "$push/${MODEL_REPOSITORY:?set MODEL_REPOSITORY}:$IMAGE_TAG"
+        "$engine" push "$push/$MODEL_REPOSITORY:$IMAGE_TAG"
+    done
+fi
