@@ -19,12 +19,14 @@ import software.constructs.Construct;
 
 /**
  * Application Auto Scaling of a tier's service from the scaling-metric function's DesiredTasks value (min 0, max
- * the SAM stack's max-tasks export, the same ceiling the scaling metric clamps to). DesiredTasks is a target count, not a load ratio, so target tracking (which steers a ratio towards a
- * set point) does not fit; instead two step-scaling policies act on the gap "DesiredTasks − ServiceDesiredTasks",
- * both published by the function at the same tick:
+ * the SAM stack's max-tasks export, the same ceiling the scaling metric clamps to). DesiredTasks is a target count,
+ * not a load ratio, so target tracking (which steers a ratio towards a set point) does not fit; instead two
+ * step-scaling policies act on the gap "DesiredTasks − ServiceDesiredTasks", both published by the function at the
+ * same tick:
  * <ul>
  *   <li>scale out fast: gap ≥ 1 for one minute adds the whole gap at once (60 s cooldown);</li>
- *   <li>scale in slowly: gap ≤ −1 for {@code scaleInAfter} minutes in a row removes one task (same cooldown).</li>
+ *   <li>scale in slowly: gap ≤ −1 for {@code scaleInAfter} minutes in a row removes one task (cooldown
+ *       {@code scaleInAfter}).</li>
  * </ul>
  * Missing data (the function did not run) changes nothing.
  */
