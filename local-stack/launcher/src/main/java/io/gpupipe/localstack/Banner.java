@@ -41,13 +41,14 @@ public final class Banner {
         String s3 = aws.s3Endpoint().toString();
         String results = "s3://" + aws.bucket() + "/results/";
         List<Example> examples = new ArrayList<>();
-        examples.add(new Example("a speech job (FreeTTS, WAV result)", "curl -s -X POST " + api + "/v1/jobs -H "
+        String curl = "curl -s -w '\\n' ";
+        examples.add(new Example("a speech job (FreeTTS, WAV result)", curl + "-X POST " + api + "/v1/jobs -H "
                 + "'Content-Type: application/json' -d '{\"requestId\":\"" + ids.speech() + "\",\"task\":\"speech\","
                 + "\"prompt\":\"Hello from the gpupipe local stack.\"}'"));
-        examples.add(new Example("a text job", "curl -s -X POST " + api + "/v1/jobs -H 'Content-Type: "
+        examples.add(new Example("a text job", curl + "-X POST " + api + "/v1/jobs -H 'Content-Type: "
                 + "application/json' -d '{\"requestId\":\"" + ids.text() + "\",\"prompt\":\"Once upon a time\","
                 + "\"maxTokens\":64}'"));
-        examples.add(new Example("the speech job's status (and result once done)", "curl -s " + api + "/v1/jobs/"
+        examples.add(new Example("the speech job's status (and result once done)", curl + api + "/v1/jobs/"
                 + ids.speech()));
         examples.add(new Example("a job sent straight to the small queue (seed 000 style)", AWS_ENV
                 + " aws --endpoint-url " + sqs + " sqs send-message --queue-url "

@@ -128,6 +128,7 @@ public final class ControlPlaneStandIn implements AutoCloseable {
         Map<String, Object> response = new LinkedHashMap<>();
         if ("PutMetricData".equals(operation)) {
             String namespace = String.valueOf(request.get("Namespace"));
+            List<String> line = new ArrayList<>();
             for (Object item : list(request.get("MetricData"))) {
                 Map<?, ?> datum = (Map<?, ?>) item;
                 Map<String, String> dimensions = new LinkedHashMap<>();
@@ -139,8 +140,9 @@ public final class ControlPlaneStandIn implements AutoCloseable {
                 Datum published = new Datum(namespace, String.valueOf(datum.get("MetricName")), dimensions,
                         value instanceof Number n ? n.doubleValue() : Double.NaN, (String) datum.get("Unit"));
                 this.published.add(published);
-                console.component("cloudwatch", "PutMetricData " + published);
+                line.add(published.toString().substring(namespace.length() + 1));
             }
+            console.component("cloudwatch", "PutMetricData " + namespace + ": " + String.join(", ", line));
         } else if ("GetMetricData".equals(operation)) {
             List<Object> results = new ArrayList<>();
             for (Object q : list(request.get("MetricDataQueries"))) {

@@ -16,6 +16,7 @@ import java.util.Map;
  */
 public final class ComponentEnvironment {
     public static final String CALLBACK_SECRET = "local-stack-callback-secret";
+    public static final String ECS_CLUSTER = "gpupipe-local";
 
     private final LocalAws aws;
 
@@ -58,17 +59,25 @@ public final class ComponentEnvironment {
         return env;
     }
 
+    /** The scaling-metric function: both tiers' queues and (stand-in) ECS services, and the stand-in endpoints. */
     public Map<String, String> scalingMetric(URI ecsEndpoint, URI cloudWatchEndpoint) {
         Map<String, String> env = awsClients();
-        env.put("GPUPIPE_SCALING_NAMESPACE", "gpupipe");
-        env.put("GPUPIPE_SCALING_CLUSTER", "gpupipe-local");
-        env.put("GPUPIPE_SCALING_TIERS_SMALL_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
-        env.put("GPUPIPE_SCALING_TIERS_SMALL_SERVICE", "gpupipe-local-small");
-        env.put("GPUPIPE_SCALING_TIERS_LARGE_QUEUE_URL", aws.queueUrl(LocalAws.LARGE_QUEUE));
-        env.put("GPUPIPE_SCALING_TIERS_LARGE_SERVICE", "gpupipe-local-large");
+        for (Tier tier : Tier.values()) {
+            String prefix = "GPUPIPE_SCALING_" + tier.name() + "_";
+            env.put(prefix + "QUEUE_URL", aws.queueUrl(tier == Tier.SMALL ? LocalAws.SMALL_QUEUE
+                    : LocalAws.LARGE_QUEUE));
+            env.put(prefix + "CLUSTER", ECS_CLUSTER);
+            env.put(prefix + "SERVICE", ecsService(tier));
+            env.put(prefix + "MAX_TASKS", tier == Tier.SMALL ? "10" : "4");
+        }
         env.put("GPUPIPE_SCALING_ECS_ENDPOINT_OVERRIDE", ecsEndpoint.toString());
         env.put("GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", cloudWatchEndpoint.toString());
         return env;
+    }
+
+    /** The ECS service name of a tier's workers, as the ECS stand-in reports it. */
+    public static String ecsService(Tier tier) {
+        return ECS_CLUSTER + "-" + tier.wireName();
     }
 
     /** The worker of one tier: its queue, the DLQ, the bucket, the backend and its HTTP (health) port. */

@@ -68,7 +68,8 @@ class ControlPlaneStandInTest {
         assertThat(standIn.published()).extracting(ControlPlaneStandIn.Datum::toString)
                 .contains("gpupipe DesiredTasks{Tier=small} = 3 Count", "gpupipe Backlog{Tier=large} = 12.5");
         assertThat(OUTPUT.toString(StandardCharsets.UTF_8))
-                .contains("[cloudwatch] PutMetricData gpupipe DesiredTasks{Tier=small} = 3 Count");
+                .contains("[cloudwatch] PutMetricData gpupipe: DesiredTasks{Tier=small} = 3 Count, "
+                        + "Backlog{Tier=large} = 12.5");
     }
 
     @Test

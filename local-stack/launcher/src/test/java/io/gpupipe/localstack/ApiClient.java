@@ -1,0 +1,90 @@
+package io.gpupipe.localstack;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.JobJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** A client of the local stack's HTTP API, as a user's program would be: plain HTTP and JSON. */
+final class ApiClient {
+    private final URI base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    ApiClient(URI base) {
+        this.base = base;
+    }
+
+    /** A status code and the parsed JSON body. */
+    record Reply(int status, JsonNode body) {
+    }
+
+    Reply submit(String json) {
+        return send(HttpRequest.newBuilder(base.resolve("/v1/jobs")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Reply status(String id) {
+        return send(HttpRequest.newBuilder(base.resolve("/v1/jobs/" + id)).GET());
+    }
+
+    Reply cancel(String id) {
+        return send(HttpRequest.newBuilder(base.resolve("/v1/jobs/" + id)).DELETE());
+    }
+
+    /** Polls the status until it is terminal; every status seen goes to {@code seen}. */
+    JsonNode awaitTerminal(String id, Duration limit, Consumer<String> seen) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        List<String> history = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            Reply reply = status(id);
+            String status = reply.body().path("status").asText();
+            if (history.isEmpty() || !history.get(history.size() - 1).equals(status)) {
+                history.add(status);
+                seen.accept(status);
+            }
+            if ("succeeded".equals(status) || "failed".equals(status) || "cancelled".equals(status)) {
+                return reply.body();
+            }
+            sleep(25);
+        }
+        return fail("job " + id + " did not finish within " + limit + "; statuses seen: " + history);
+    }
+
+    JsonNode awaitTerminal(String id, Duration limit) {
+        return awaitTerminal(id, limit, s -> { });
+    }
+
+    private Reply send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode body = response.body().isEmpty() ? JobJson.mapper().createObjectNode()
+                    : JobJson.mapper().readTree(response.body());
+            return new Reply(response.statusCode(), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,343 @@
+package io.gpupipe.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localstack.aws.ControlPlaneStandIn;
+import io.gpupipe.localstack.internal.ComponentEnvironment;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.notify.CallbackSignature;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * The whole pipeline in this JVM and its child processes (the real router and notifier packages in lambda hosts, a
+ * real worker process): jobs over HTTP and straight to SQS, results in S3, S3 events to the notifier, the metric
+ * schedule. Only the small tier gets a worker, so jobs routed to large stay queued: that makes "cancel before
+ * start" deterministic.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LocalStackEndToEndTest {
+    private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
+    private static final Path TEXT_MODEL = TestPaths.sharedModel();
+
+    @TempDir
+    Path cache;
+
+    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+    private LocalStack stack;
+    private ApiClient api;
+    private S3Client s3;
+    private SqsClient sqs;
+
+    @BeforeAll
+    void start() {
+        RequiredPackages.assertBuilt();
+        LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
+                .withWorkers(EnumSet.of(Tier.SMALL)).withMetricInterval(Duration.ofSeconds(3))
+                .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null);
+        PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
+        stack = LocalStack.start(options, new Console(tee));
+        api = new ApiClient(stack.apiUri());
+        s3 = stack.aws().newS3Client();
+        sqs = stack.aws().newSqsClient();
+    }
+
+    @AfterAll
+    void stop() {
+        if (s3 != null) {
+            s3.close();
+            sqs.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void speechJob_shouldSucceedWithAWavInS3_whenSubmittedOverHttp() {
+        // given
+        String id = UUID.randomUUID().toString();
+        // when
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\","
+                + "\"prompt\":\"The local stack speaks.\"}");
+        JsonNode done = api.awaitTerminal(id, JOB_LIMIT);
+        // then
+        assertThat(submitted.status()).isEqualTo(202);
+        assertThat(submitted.body().path("tier").asText()).isEqualTo("small");
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("succeeded");
+        String audioKey = done.path("result").path("result").path("audioKey").asText();
+        assertThat(audioKey).isEqualTo("results/" + id + ".wav");
+        ResponseBytes<GetObjectResponse> wav = s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey));
+        Wavs.Info info = Wavs.parse(wav.asByteArray());
+        assertThat(info.channels()).isEqualTo(1);
+        assertThat(info.sampleRate()).isPositive();
+        assertThat(info.dataBytes()).isPositive();
+        assertThat(info.durationSeconds()).isGreaterThan(0.3);
+        assertThat(done.path("result").path("result").path("durationMs").asLong()).isPositive();
+    }
+
+    @Test
+    void textJob_shouldSucceedWithTextAndUsage_whenTheTinyStoriesModelIsConfigured() {
+        assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
+                + " (../shared/models/stories260K.gguf); the text path is tested where it exists");
+        // given
+        String id = UUID.randomUUID().toString();
+        // when
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Once upon a time\","
+                + "\"maxTokens\":48,\"temperature\":0}");
+        JsonNode done = api.awaitTerminal(id, JOB_LIMIT);
+        // then
+        assertThat(submitted.status()).isEqualTo(202);
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("succeeded");
+        JsonNode result = done.path("result").path("result");
+        assertThat(result.path("text").asText()).isNotBlank();
+        JsonNode usage = result.path("usage");
+        assertThat(usage.path("promptTokens").asInt()).isPositive();
+        assertThat(usage.path("completionTokens").asInt()).isBetween(1, 48);
+        assertThat(usage.path("totalTokens").asInt())
+                .isEqualTo(usage.path("promptTokens").asInt() + usage.path("completionTokens").asInt());
+    }
+
+    @Test
+    void queueJob_shouldProduceAResult_whenSentStraightToTheSmallQueueWithTheSdk() {
+        // given
+        String id = UUID.randomUUID().toString();
+        // when
+        sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(LocalAws.SMALL_QUEUE)).messageBody("{\"requestId\":\""
+                + id + "\",\"task\":\"speech\",\"prompt\":\"Straight to the queue.\"}"));
+        JobResult result = awaitResultObject(id);
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(result.tier()).isEqualTo(Tier.SMALL);
+        assertThat(result.result().audioKey()).isEqualTo("results/" + id + ".wav");
+        assertThat(api.status(id).body().path("status").asText()).isEqualTo("succeeded");
+    }
+
+    @Test
+    void invalidJob_shouldGet400AndQueueNothing_whenAFieldIsOutOfRange() {
+        // given
+        String id = UUID.randomUUID().toString();
+        int largeBefore = visibleMessages(LocalAws.LARGE_QUEUE);
+        // when
+        ApiClient.Reply reply = api.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"x\",\"route\":\"large\","
+                + "\"maxTokens\":0,\"temperature\":9}");
+        // then
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.body().path("errors")).extracting(e -> e.path("field").asText())
+                .containsExactlyInAnyOrder("maxTokens", "temperature");
+        assertThat(visibleMessages(LocalAws.LARGE_QUEUE)).isEqualTo(largeBefore);
+        assertThat(objectExists("jobs/" + id + ".json")).isFalse();
+        assertThat(api.status(id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void cancel_shouldEndCancelled_whenTheJobHasNotStarted() {
+        // given: routed to large, whose worker is not running here, so it cannot start
+        String id = UUID.randomUUID().toString();
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Never "
+                + "spoken.\",\"route\":\"large\"}");
+        assertThat(submitted.status()).isEqualTo(202);
+        assertThat(api.status(id).body().path("status").asText()).isEqualTo("queued");
+        // when
+        ApiClient.Reply cancelled = api.cancel(id);
+        // then
+        assertThat(cancelled.status()).isEqualTo(202);
+        assertThat(cancelled.body().path("status").asText()).isEqualTo("cancelled");
+        assertThat(api.status(id).body().path("status").asText()).isEqualTo("cancelled");
+        assertThat(api.cancel(id).status()).as("cancelling again changes nothing").isEqualTo(200);
+    }
+
+    @Test
+    void status_shouldMoveFromQueuedThroughRunningToSucceeded_whenAWorkerTakesTheJob() {
+        // given
+        String id = UUID.randomUUID().toString();
+        List<String> seen = new ArrayList<>();
+        // when
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\""
+                + "A somewhat longer sentence, so that the worker spends a moment on it. ".repeat(6) + "\"}");
+        seen.add(submitted.body().path("status").asText());
+        JsonNode done = api.awaitTerminal(id, JOB_LIMIT, seen::add);
+        // then: statuses only move forward, and end succeeded
+        List<String> order = List.of("queued", "running", "succeeded");
+        assertThat(seen.get(0)).isEqualTo("queued");
+        assertThat(seen).allMatch(order::contains);
+        for (int i = 1; i < seen.size(); i++) {
+            assertThat(order.indexOf(seen.get(i))).as("statuses seen: " + seen)
+                    .isGreaterThanOrEqualTo(order.indexOf(seen.get(i - 1)));
+        }
+        assertThat(seen.get(seen.size() - 1)).isEqualTo("succeeded");
+        // and the marker proves the running step even when polling was too slow to see it
+        Instant submittedAt = Instant.parse(done.path("submittedAt").asText());
+        Instant startedAt = Instant.parse(done.path("startedAt").asText());
+        Instant finishedAt = Instant.parse(done.path("result").path("timestamp").asText());
+        assertThat(startedAt).isAfterOrEqualTo(submittedAt).isBeforeOrEqualTo(finishedAt);
+    }
+
+    @Test
+    void results_shouldReachTheNotifierAndSignedCallback_whenAResultIsWritten() throws Exception {
+        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        // given: a callback receiver on localhost (allow-listed for the local stack)
+        CompletableFuture<Map<String, String>> callback = new CompletableFuture<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            callback.complete(Map.of("body", body,
+                    "signature", String.valueOf(exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER)),
+                    "timestamp", String.valueOf(exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER))));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        String id = UUID.randomUUID().toString();
+        try {
+            // when
+            api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Call me back.\","
+                    + "\"callbackUrl\":\"http://localhost:" + receiver.getAddress().getPort() + "/hook\"}");
+            Map<String, String> received = callback.get(JOB_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            // then
+            assertThat(received.get("body")).contains(id).contains("succeeded");
+            assertThat(CallbackSignature.verify(ComponentEnvironment.CALLBACK_SECRET, received.get("signature"),
+                    received.get("timestamp"), received.get("body"), Instant.now(), Duration.ofMinutes(5))).isTrue();
+            awaitTrue(() -> stack.sns().orElseThrow().published().stream()
+                    .anyMatch(p -> p.message().contains(id)), "an SNS success message for " + id);
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void scalingMetric_shouldPublishTheDesiredTasksOfEachTier_whenTheScheduleFires() {
+        assumeTrue(stack.scalingMetric().isPresent(), "skipped: functions/scaling-metric/target/function.zip not "
+                + "built");
+        // when: the schedule runs every 3 s in this test
+        ControlPlaneStandIn controlPlane = stack.controlPlane().orElseThrow();
+        awaitTrue(() -> !controlPlane.published().isEmpty(), "a PutMetricData call from the scaling-metric function");
+        // then
+        assertThat(stack.schedule().orElseThrow().runs()).isPositive();
+        assertThat(controlPlane.published()).allMatch(d -> !Double.isNaN(d.value()));
+    }
+
+    @Test
+    void printedExamples_shouldWorkAsPrinted_whenRunInAShell() throws Exception {
+        assumeTrue(onPath("curl"), "skipped: curl is not installed");
+        // given
+        Banner.ExampleIds ids = Banner.ExampleIds.random();
+        List<Banner.Example> examples = Banner.examples(stack.apiUri(), stack.aws(), ids);
+        // when, then: the curl examples
+        assertThat(shell(examples.get(0).command())).contains("\"status\":\"queued\"").contains(ids.speech());
+        assertThat(shell(examples.get(1).command())).contains("\"status\":\"queued\"").contains(ids.text());
+        api.awaitTerminal(ids.speech(), JOB_LIMIT);
+        assertThat(shell(examples.get(2).command())).contains("\"status\":\"succeeded\"");
+        assumeTrue(onPath("aws"), "skipped the AWS CLI examples: aws is not installed");
+        assertThat(shell(examples.get(3).command())).contains("MessageId");
+        awaitResultObject(ids.direct());
+        assertThat(shell(examples.get(4).command())).contains("\"requestId\":\"" + ids.direct() + "\"")
+                .contains("\"status\":\"succeeded\"");
+        Path dir = Files.createTempDirectory("wav");
+        shellIn(dir, examples.get(5).command());
+        assertThat(Wavs.parse(Files.readAllBytes(dir.resolve("hello.wav"))).dataBytes()).isPositive();
+    }
+
+    private JobResult awaitResultObject(String id) {
+        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                String json = s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("results/" + id + ".json"))
+                        .asUtf8String();
+                return JobJson.read(json, JobResult.class);
+            } catch (NoSuchKeyException e) {
+                ApiClient.sleep(100);
+            }
+        }
+        return fail("no results/" + id + ".json within " + JOB_LIMIT);
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("not seen within " + JOB_LIMIT + ": " + what);
+            }
+            ApiClient.sleep(100);
+        }
+    }
+
+    private int visibleMessages(String queue) {
+        return Integer.parseInt(sqs.getQueueAttributes(b -> b.queueUrl(stack.aws().queueUrl(queue))
+                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
+                .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+    }
+
+    private boolean objectExists(String key) {
+        try {
+            s3.headObject(b -> b.bucket(LocalAws.BUCKET).key(key));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean onPath(String program) {
+        try {
+            return new ProcessBuilder("bash", "-c", "command -v " + program).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String shell(String command) throws Exception {
+        return shellIn(Path.of("").toAbsolutePath(), command);
+    }
+
+    private static String shellIn(Path dir, String command) throws Exception {
+        Process process = new ProcessBuilder("bash", "-c", command).directory(dir.toFile()).redirectErrorStream(true)
+                .start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(command + "\n" + out).isZero();
+        return out;
+    }
+}
