@@ -1,0 +1,97 @@
+package io.gpupipe.scaling;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.scaling.ScalingInputs;
+import io.gpupipe.model.scaling.ScalingMetrics;
+import io.gpupipe.scaling.exception.ScalingInputException;
+import io.gpupipe.scaling.exception.ScalingPublishException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * One tick of the composite scaling metric: for each tier, read queue depth, task counts and GPU utilisation,
+ * decide the desired task count ({@link io.gpupipe.model.scaling.ScalingPolicy}), log one structured line, then
+ * publish every tier with one PutMetricData call. A tier whose queue or service cannot be read is left out (its
+ * alarm sees missing data, not a wrong number); a GPU read failure is only "no GPU signal".
+ */
+@ApplicationScoped
+public class ScalingMetricService {
+    private final ScalingConfig config;
+    private final ScalingSources.QueueDepthReader queues;
+    private final ScalingSources.TaskCountReader services;
+    private final ScalingSources.GpuUtilizationReader gpus;
+    private final ScalingSources.MetricWriter metrics;
+    private final JsonLines lines;
+
+    ScalingMetricService(ScalingConfig config, ScalingSources.QueueDepthReader queues,
+                         ScalingSources.TaskCountReader services, ScalingSources.GpuUtilizationReader gpus,
+                         ScalingSources.MetricWriter metrics, JsonLines lines) {
+        this.config = config;
+        this.queues = queues;
+        this.services = services;
+        this.gpus = gpus;
+        this.metrics = metrics;
+        this.lines = lines;
+    }
+
+    /** Computes and publishes every tier for the tick at {@code at}. */
+    public ScalingRun tick(Instant at) {
+        List<ScalingMetrics> computed = new ArrayList<>();
+        List<ScalingRun.TierResult> results = new ArrayList<>();
+        Map<String, String> failures = new LinkedHashMap<>();
+        config.tiers().forEach((tier, settings) -> {
+            try {
+                ScalingMetrics tierMetrics = compute(tier, settings, at);
+                computed.add(tierMetrics);
+                results.add(new ScalingRun.TierResult(tier, tierMetrics.decision().desiredTasks(),
+                        tierMetrics.decision().reason().name(), tierMetrics.decision().hadGpuSignal()));
+            } catch (ScalingInputException e) {
+                failures.put(tier, e.getMessage());
+                lines.emit(line("ERROR", "scaling-metric-failed", at).put("tier", tier)
+                        .put("reason", e.getMessage()).toString());
+            }
+        });
+        if (computed.isEmpty()) {
+            throw new ScalingPublishException("no tier could be read: " + failures, null);
+        }
+        try {
+            metrics.publish(config.metricNamespace(), at, computed);
+        } catch (RuntimeException e) {
+            throw new ScalingPublishException("PutMetricData failed: " + e.getMessage(), e);
+        }
+        return new ScalingRun(at.toString(), results, failures);
+    }
+
+    private ScalingMetrics compute(String tier, ScalingConfig.TierSettings settings, Instant at) {
+        QueueDepth depth = queues.read(settings.queueUrl());
+        TaskCounts tasks = services.read(settings.cluster(), settings.service());
+        OptionalDouble gpu = OptionalDouble.empty();
+        String gpuError = null;
+        try {
+            gpu = gpus.read(settings.cluster(), settings.service(), at);
+        } catch (ScalingInputException e) {
+            gpuError = e.getMessage();
+        }
+        ScalingInputs inputs = new ScalingInputs(depth.visible(), depth.inFlight(), depth.delayed(),
+                tasks.running(), tasks.desired(), gpu);
+        ScalingMetrics tierMetrics = ScalingMetrics.of(tier, inputs, settings.targets());
+        ObjectNode line = line("INFO", "scaling-metric", at);
+        tierMetrics.logFields().forEach((k, v) -> line.set(k, JobJson.mapper().valueToTree(v)));
+        line.put("maxTasks", settings.maxTasks());
+        if (gpuError != null) {
+            line.put("level", "WARN").put("gpuError", gpuError);
+        }
+        lines.emit(line.toString());
+        return tierMetrics;
+    }
+
+    private static ObjectNode line(String level, String event, Instant at) {
+        return JobJson.mapper().createObjectNode().put("level", level).put("event", event).put("at", at.toString());
+    }
+}

@@ -1,0 +1,42 @@
+package io.gpupipe.scaling.aws;
+
+import io.gpupipe.scaling.ScalingConfig;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClientBuilder;
+import software.amazon.awssdk.services.ecs.EcsClient;
+import software.amazon.awssdk.services.ecs.EcsClientBuilder;
+
+/**
+ * The plain SDK clients for ECS and CloudWatch (no Quarkus extension exists for them): region and credentials from
+ * the SDK's default chains (AWS_REGION and the function's role in Lambda), endpoint from configuration for local
+ * runs, URL-connection HTTP client like the Quarkus-managed SQS client.
+ */
+public class AwsClients {
+    @Produces
+    @Singleton
+    EcsClient ecs(ScalingConfig config) {
+        EcsClientBuilder builder = EcsClient.builder().httpClient(UrlConnectionHttpClient.create());
+        config.ecsEndpointOverride().ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
+    @Produces
+    @Singleton
+    CloudWatchClient cloudWatch(ScalingConfig config) {
+        CloudWatchClientBuilder builder = CloudWatchClient.builder().httpClient(UrlConnectionHttpClient.create());
+        config.cloudwatchEndpointOverride().ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
+    void closeEcs(@Disposes EcsClient client) {
+        client.close();
+    }
+
+    void closeCloudWatch(@Disposes CloudWatchClient client) {
+        client.close();
+    }
+}

@@ -1,0 +1,204 @@
+package io.gpupipe.scaling;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Test stand-in for the CloudWatch control plane, speaking what SDK 2.57.8's CloudWatchClient speaks: Smithy RPC
+ * v2 CBOR ({@code POST /service/GraniteServiceVersion20100801/operation/<Op>}, {@code smithy-protocol:
+ * rpc-v2-cbor}, {@code application/cbor} bodies, timestamps as CBOR tag 1 epoch seconds, SigV4 for "monitoring",
+ * gzip request bodies accepted). Serves TaskGPUUtilization datapoints to GetMetricData and records PutMetricData.
+ */
+public final class CloudWatchStandIn implements AutoCloseable {
+    static final String PATH_PREFIX = "/service/GraniteServiceVersion20100801/operation/";
+    static final String CBOR = "application/cbor";
+
+    /** One datum of a PutMetricData call. */
+    public record Datum(String name, Map<String, String> dimensions, double value, String unit, Instant timestamp) {
+    }
+
+    /** One PutMetricData call. */
+    public record PutCall(String namespace, List<Datum> data) {
+    }
+
+    /** A stored datapoint. */
+    public record Point(Instant timestamp, double value) {
+    }
+
+    private static final CBORMapper MAPPER = new CBORMapper();
+
+    private final HttpServer server;
+    private final Map<String, List<Point>> series = new ConcurrentHashMap<>();
+    private final List<PutCall> puts = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> metricDataQueries = new CopyOnWriteArrayList<>();
+    private volatile boolean failGetMetricData;
+
+    public CloudWatchStandIn() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Datapoints of {@code namespace/metric} with exactly these dimensions. */
+    public void setSeries(String namespace, String metric, Map<String, String> dimensions, List<Point> points) {
+        series.put(seriesKey(namespace, metric, dimensions), List.copyOf(points));
+    }
+
+    public void failGetMetricData(boolean fail) {
+        failGetMetricData = fail;
+    }
+
+    public List<PutCall> puts() {
+        return List.copyOf(puts);
+    }
+
+    /** GetMetricData request bodies received (decoded), in order. */
+    public List<JsonNode> getMetricDataRequests() {
+        return List.copyOf(metricDataQueries);
+    }
+
+    public void reset() {
+        series.clear();
+        puts.clear();
+        metricDataQueries.clear();
+        failGetMetricData = false;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            if (!"POST".equals(exchange.getRequestMethod()) || !path.startsWith(PATH_PREFIX)
+                    || !"rpc-v2-cbor".equals(exchange.getRequestHeaders().getFirst("smithy-protocol"))
+                    || !CBOR.equals(exchange.getRequestHeaders().getFirst("Content-Type"))) {
+                error(exchange, 400, "SerializationException", "expected a Smithy RPC v2 CBOR request");
+                return;
+            }
+            if (!StandInHttp.signedFor(exchange, "monitoring")) {
+                error(exchange, 403, "IncompleteSignature", "request is not SigV4-signed for monitoring");
+                return;
+            }
+            JsonNode request = MAPPER.readTree(StandInHttp.body(exchange));
+            String operation = path.substring(PATH_PREFIX.length());
+            if ("PutMetricData".equals(operation)) {
+                puts.add(putCall(request));
+                ok(exchange, new ByteArrayOutputStream());
+            } else if ("GetMetricData".equals(operation)) {
+                getMetricData(exchange, request);
+            } else {
+                error(exchange, 400, "UnknownOperationException", "unsupported operation " + operation);
+            }
+        }
+    }
+
+    private static PutCall putCall(JsonNode request) {
+        List<Datum> data = new ArrayList<>();
+        for (JsonNode datum : request.path("MetricData")) {
+            Map<String, String> dimensions = new TreeMap<>();
+            datum.path("Dimensions").forEach(d -> dimensions.put(d.path("Name").asText(), d.path("Value").asText()));
+            data.add(new Datum(datum.path("MetricName").asText(), dimensions, datum.path("Value").asDouble(),
+                    datum.path("Unit").asText(null), epoch(datum.get("Timestamp"))));
+        }
+        return new PutCall(request.path("Namespace").asText(), data);
+    }
+
+    private void getMetricData(HttpExchange exchange, JsonNode request) throws IOException {
+        metricDataQueries.add(request);
+        if (failGetMetricData) {
+            error(exchange, 500, "InternalServiceError", "injected failure");
+            return;
+        }
+        Instant start = epoch(request.get("StartTime"));
+        Instant end = epoch(request.get("EndTime"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (CBORGenerator g = new CBORFactory().createGenerator(out)) {
+            g.writeStartObject();
+            g.writeArrayFieldStart("MetricDataResults");
+            for (JsonNode query : request.path("MetricDataQueries")) {
+                JsonNode metric = query.path("MetricStat").path("Metric");
+                Map<String, String> dimensions = new TreeMap<>();
+                metric.path("Dimensions").forEach(d -> dimensions.put(d.path("Name").asText(),
+                        d.path("Value").asText()));
+                List<Point> points = new ArrayList<>(series.getOrDefault(seriesKey(metric.path("Namespace").asText(),
+                        metric.path("MetricName").asText(), dimensions), List.of()));
+                points.removeIf(p -> p.timestamp().isBefore(start) || !p.timestamp().isBefore(end));
+                points.sort(Comparator.comparing(Point::timestamp).reversed());
+                writeResult(g, query.path("Id").asText(), metric.path("MetricName").asText(), points);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("Messages");
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        ok(exchange, out);
+    }
+
+    private static void writeResult(CBORGenerator g, String id, String label, List<Point> points) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("Id", id);
+        g.writeStringField("Label", label);
+        g.writeArrayFieldStart("Timestamps");
+        for (Point point : points) {
+            g.writeTag(1);
+            g.writeNumber(point.timestamp().getEpochSecond());
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("Values");
+        for (Point point : points) {
+            g.writeNumber(point.value());
+        }
+        g.writeEndArray();
+        g.writeStringField("StatusCode", "Complete");
+        g.writeEndObject();
+    }
+
+    /** A CBOR timestamp as read into a tree: tag 1 is dropped, the epoch seconds (integer or float) remain. */
+    private static Instant epoch(JsonNode node) {
+        if (node == null || !node.isNumber()) {
+            return null;
+        }
+        double seconds = node.asDouble();
+        long whole = (long) Math.floor(seconds);
+        return Instant.ofEpochSecond(whole, Math.round((seconds - whole) * 1_000_000_000L));
+    }
+
+    private static String seriesKey(String namespace, String metric, Map<String, String> dimensions) {
+        return namespace + "|" + metric + "|" + new TreeMap<>(dimensions);
+    }
+
+    private static void ok(HttpExchange exchange, ByteArrayOutputStream cborBody) throws IOException {
+        byte[] body = cborBody.size() == 0 ? MAPPER.writeValueAsBytes(Map.of()) : cborBody.toByteArray();
+        exchange.getResponseHeaders().set("smithy-protocol", "rpc-v2-cbor");
+        StandInHttp.respond(exchange, 200, CBOR, body);
+    }
+
+    private static void error(HttpExchange exchange, int status, String type, String message) throws IOException {
+        exchange.getResponseHeaders().set("smithy-protocol", "rpc-v2-cbor");
+        StandInHttp.respond(exchange, status, CBOR, MAPPER.writeValueAsBytes(Map.of("__type", type,
+                "message", message)));
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

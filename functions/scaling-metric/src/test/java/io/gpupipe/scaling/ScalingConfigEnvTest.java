@@ -1,0 +1,51 @@
+package io.gpupipe.scaling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The environment variable names the deployment template sets map onto {@link ScalingConfig}. */
+class ScalingConfigEnvTest {
+    @Test
+    void mapping_shouldReadTierSettings_fromEnvironmentVariableNames() {
+        // given
+        Map<String, String> env = Map.of(
+                "GPUPIPE_SCALING_SMALL_QUEUE_URL", "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-small",
+                "GPUPIPE_SCALING_SMALL_CLUSTER", "gpupipe",
+                "GPUPIPE_SCALING_SMALL_SERVICE", "gpupipe-small",
+                "GPUPIPE_SCALING_SMALL_MAX_TASKS", "10",
+                "GPUPIPE_SCALING_LARGE_QUEUE_URL", "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-large",
+                "GPUPIPE_SCALING_LARGE_CLUSTER", "gpupipe",
+                "GPUPIPE_SCALING_LARGE_SERVICE", "gpupipe-large",
+                "GPUPIPE_SCALING_LARGE_MAX_TASKS", "4",
+                "GPUPIPE_SCALING_LARGE_BACKLOG_PER_TASK", "2",
+                "GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", "http://localhost:4566");
+
+        // when: as Quarkus builds it (its converter reads "60s"/"5m" durations)
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withSources(new EnvConfigSource(env, 300))
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withMapping(ScalingConfig.class).build();
+        ScalingConfig scaling = config.getConfigMapping(ScalingConfig.class);
+
+        // then
+        assertThat(scaling.small().queueUrl()).endsWith("/gpupipe-small");
+        assertThat(scaling.small().targets().maxTasks()).isEqualTo(10);
+        assertThat(scaling.small().targets().backlogPerTask()).isEqualTo(5.0);
+        assertThat(scaling.small().targets().gpuUtilizationPercent()).isEqualTo(70.0);
+        assertThat(scaling.large().service()).isEqualTo("gpupipe-large");
+        assertThat(scaling.large().targets().backlogPerTask()).isEqualTo(2.0);
+        assertThat(scaling.large().targets().maxTasks()).isEqualTo(4);
+        assertThat(scaling.cloudwatchEndpointOverride()).contains(URI.create("http://localhost:4566"));
+        assertThat(scaling.ecsEndpointOverride()).isEmpty();
+        assertThat(scaling.gpu().metricName()).isEqualTo("TaskGPUUtilization");
+        assertThat(scaling.gpu().lookback()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(scaling.tiers()).containsOnlyKeys("small", "large");
+    }
+}
