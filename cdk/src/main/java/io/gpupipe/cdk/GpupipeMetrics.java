@@ -1,6 +1,7 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.scaling.ScalingMetrics;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
@@ -35,8 +36,8 @@ public final class GpupipeMetrics {
         return MathExpression.Builder.create()
                 .expression("wanted - current")
                 .usingMetrics(Map.<String, IMetric>of(
-                        "wanted", tierMetric(namespace, tier, "DesiredTasks", "Maximum"),
-                        "current", tierMetric(namespace, tier, "ServiceDesiredTasks", "Maximum")))
+                        "wanted", tierMetric(namespace, tier, ScalingMetrics.DESIRED_TASKS, "Maximum"),
+                        "current", tierMetric(namespace, tier, ScalingMetrics.SERVICE_DESIRED_TASKS, "Maximum")))
                 .label(tier.wireName() + " tasks wanted minus service desired count")
                 .period(MINUTE)
                 .build();

@@ -1,6 +1,7 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.scaling.ScalingMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -109,9 +110,9 @@ public class MonitoringStack extends Stack {
                                 GpupipeMetrics.queueMetric(sam.queueName(tier),
                                         "ApproximateNumberOfMessagesNotVisible")), 8),
                         graph("Tasks", List.of(
-                                GpupipeMetrics.tierMetric(ns, tier, "DesiredTasks", "Maximum"),
-                                GpupipeMetrics.tierMetric(ns, tier, "ServiceDesiredTasks", "Maximum"),
-                                GpupipeMetrics.tierMetric(ns, tier, "RunningTasks", "Maximum")), 8),
+                                GpupipeMetrics.tierMetric(ns, tier, ScalingMetrics.DESIRED_TASKS, "Maximum"),
+                                GpupipeMetrics.tierMetric(ns, tier, ScalingMetrics.SERVICE_DESIRED_TASKS, "Maximum"),
+                                GpupipeMetrics.tierMetric(ns, tier, ScalingMetrics.RUNNING_TASKS, "Maximum")), 8),
                         graph("GPU utilization / memory %", List.of(
                                 GpupipeMetrics.serviceMetric(cluster, service, GPU_UTILIZATION, "Average"),
                                 GpupipeMetrics.serviceMetric(cluster, service, GPU_MEMORY, "Maximum")), 8));
