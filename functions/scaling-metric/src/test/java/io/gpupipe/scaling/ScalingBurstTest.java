@@ -82,8 +82,9 @@ class ScalingBurstTest {
         }
 
         // when
-        JsonNode run = ScalingMetricHandlerTest.invoke(
-                ScalingMetricHandlerTest.sample("scheduled-tick.json").replace("2026-11-29T12:00:00Z", tick.toString()));
+        String event = ScalingMetricHandlerTest.sample("scheduled-tick.json")
+                .replace("2026-11-29T12:00:00Z", tick.toString());
+        JsonNode run = ScalingMetricHandlerTest.invoke(event);
 
         // then
         Map<String, Double> published = cloudWatch.puts().get(0).data().stream()

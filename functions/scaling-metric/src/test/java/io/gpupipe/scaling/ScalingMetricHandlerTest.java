@@ -124,8 +124,8 @@ class ScalingMetricHandlerTest {
         JsonNode stat = request.at("/MetricDataQueries/0/MetricStat");
         assertThat(stat.at("/Metric/Namespace").asText()).isEqualTo(GPU_NAMESPACE);
         assertThat(stat.at("/Metric/MetricName").asText()).isEqualTo(GPU_METRIC);
-        assertThat(stat.at("/Metric/Dimensions").toString()).isEqualTo(
-                "[{\"Name\":\"ClusterName\",\"Value\":\"gpupipe\"},{\"Name\":\"ServiceName\",\"Value\":\"gpupipe-small\"}]");
+        assertThat(stat.at("/Metric/Dimensions").toString()).isEqualTo("[{\"Name\":\"ClusterName\",\"Value\":"
+                + "\"gpupipe\"},{\"Name\":\"ServiceName\",\"Value\":\"gpupipe-small\"}]");
         assertThat(stat.get("Period").asInt()).isEqualTo(60);
         assertThat(stat.get("Stat").asText()).isEqualTo("Average");
         assertThat(request.get("StartTime").asLong()).isEqualTo(TICK.minusSeconds(300).getEpochSecond());
