@@ -63,8 +63,8 @@ public final class LambdaFunction implements FunctionInvoker {
         List<Path> classpath = new ArrayList<>(packageClasspath);
         classpath.add(childClasses);
         List<String> command = List.of(JavaCommand.java(),
-                // The flags AWS's java17 runtime starts the JVM with on small functions.
-                "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                // Serial GC, as AWS's Java runtime uses on functions with under 2 vCPUs.
+                "-XX:+UseSerialGC",
                 "-Xmx" + Math.max(128, spec.memoryMb() / 2) + "m",
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
                 LambdaHost.class.getName(), "--name", spec.name(), "--port", "0", "--handler", spec.handler(),

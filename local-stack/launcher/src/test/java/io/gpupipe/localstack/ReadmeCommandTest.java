@@ -1,0 +1,138 @@
+package io.gpupipe.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the local-stack command exactly as README.md writes it (only the documented flag pass-through is added, for
+ * free ports), in a shell from the repository root, submits a speech job over HTTP, waits for its result, then
+ * stops the launcher with SIGINT as Ctrl-C would, and checks that everything exits and the command ends with 0.
+ * If the README's command stops working, this test fails: it cannot silently rot.
+ */
+class ReadmeCommandTest {
+    private static final Duration READY_LIMIT = Duration.ofMinutes(8);
+    private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
+    private static final String READY_LINE = "[local-stack] ready";
+    private static final String LAUNCHER_MAIN = "io.gpupipe.localstack.Launcher";
+
+    /** The README's run command: the first {@code ./mvnw} line that selects the local-stack profile. */
+    static String readmeCommand(Path readme) throws IOException {
+        assertThat(readme).as("README.md at the repository root").isRegularFile();
+        Optional<String> command = Files.readAllLines(readme).stream().map(String::strip)
+                .map(line -> line.startsWith("$ ") ? line.substring(2).strip() : line)
+                .filter(line -> line.startsWith("./mvnw") && line.contains("-Plocal-stack")).findFirst();
+        return command.orElseGet(() -> fail(readme + " must give the local-stack run command (a line starting "
+                + "with ./mvnw and containing -Plocal-stack)"));
+    }
+
+    @Test
+    void readmeCommand_shouldStartTheStackServeAJobAndExit0OnSigint_whenRunAsWritten() throws Exception {
+        // given
+        Path repo = TestPaths.repo();
+        Path readme = Path.of(System.getProperty("gpupipe.readme", repo.resolve("README.md").toString()));
+        int api = freePort();
+        String command = readmeCommand(readme) + " -Dlocal-stack.args='--api-port " + api + " --sqs-port "
+                + freePort() + " --s3-port " + freePort() + "'";
+        System.out.println("README command under test: " + command);
+        Process maven = new ProcessBuilder("bash", "-c", command).directory(repo.toFile()).redirectErrorStream(true)
+                .start();
+        maven.getOutputStream().close();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        Thread reader = follow(maven, lines, ready);
+        try {
+            // when: it comes up
+            ready.get(READY_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            ApiClient client = new ApiClient(URI.create("http://localhost:" + api));
+            String speech = UUID.randomUUID().toString();
+            String text = UUID.randomUUID().toString();
+            ApiClient.Reply submitted = client.submit("{\"requestId\":\"" + speech + "\",\"task\":\"speech\","
+                    + "\"prompt\":\"The README command works.\"}");
+            client.submit("{\"requestId\":\"" + text + "\",\"prompt\":\"Once upon a time\"}");
+            JsonNode speechDone = client.awaitTerminal(speech, JOB_LIMIT);
+            JsonNode textDone = client.awaitTerminal(text, JOB_LIMIT);
+            // then
+            assertThat(submitted.status()).isEqualTo(202);
+            assertThat(speechDone.path("status").asText()).as(speechDone.toString()).isEqualTo("succeeded");
+            assertThat(speechDone.path("result").path("result").path("audioKey").asText()).endsWith(".wav");
+            assertThat(textDone.path("status").asText()).as("no text model is configured").isEqualTo("failed");
+            assertThat(textDone.path("result").path("error").path("code").asText()).isEqualTo("model_unavailable");
+
+            // when: Ctrl-C (SIGINT) reaches the launcher
+            List<ProcessHandle> children = maven.descendants().toList();
+            ProcessHandle launcher = children.stream().filter(p -> commandLine(p).contains(LAUNCHER_MAIN))
+                    .findFirst().orElseGet(() -> fail("no launcher process under Maven"));
+            new ProcessBuilder("kill", "-INT", Long.toString(launcher.pid())).start().waitFor();
+            // then
+            assertThat(maven.waitFor(3, TimeUnit.MINUTES)).as("the command ends after Ctrl-C").isTrue();
+            reader.join(10_000);
+            assertThat(maven.exitValue()).as(String.join("\n", tail(lines))).isZero();
+            assertThat(lines).contains("[local-stack] stopped").anyMatch(l -> l.contains("BUILD SUCCESS"));
+            assertThat(children).as("no child process outlives the launcher").noneMatch(ProcessHandle::isAlive);
+        } finally {
+            maven.descendants().forEach(ProcessHandle::destroyForcibly);
+            maven.destroyForcibly();
+        }
+    }
+
+    private static Thread follow(Process process, List<String> lines, CompletableFuture<Void> ready) {
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                    System.out.println("[readme-command] " + line);
+                    if (line.startsWith(READY_LINE)) {
+                        ready.complete(null);
+                    }
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+            ready.completeExceptionally(new AssertionError("the README command ended before the stack was ready:\n"
+                    + String.join("\n", tail(lines))));
+        }, "readme-command-output");
+        reader.setDaemon(true);
+        reader.start();
+        return reader;
+    }
+
+    /** The full command line from /proc (ProcessHandle.Info may cut long ones, and ours has a long classpath). */
+    private static String commandLine(ProcessHandle process) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline")),
+                    StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException e) {
+            return process.info().commandLine().orElse("");
+        }
+    }
+
+    private static List<String> tail(List<String> lines) {
+        return lines.subList(Math.max(0, lines.size() - 40), lines.size());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
