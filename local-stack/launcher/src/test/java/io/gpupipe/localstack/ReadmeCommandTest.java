@@ -53,6 +53,7 @@ class ReadmeCommandTest {
         String command = readmeCommand(readme) + " -Dlocal-stack.args='--api-port " + api + " --sqs-port "
                 + freePort() + " --s3-port " + freePort() + "'";
         System.out.println("README command under test: " + command);
+        long started = System.nanoTime();
         Process maven = new ProcessBuilder("bash", "-c", command).directory(repo.toFile()).redirectErrorStream(true)
                 .start();
         maven.getOutputStream().close();
@@ -62,6 +63,8 @@ class ReadmeCommandTest {
         try {
             // when: it comes up
             ready.get(READY_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            System.out.printf("README command: ready %.1f s after it started (build included)%n",
+                    (System.nanoTime() - started) / 1e9);
             ApiClient client = new ApiClient(URI.create("http://localhost:" + api));
             String speech = UUID.randomUUID().toString();
             String text = UUID.randomUUID().toString();
