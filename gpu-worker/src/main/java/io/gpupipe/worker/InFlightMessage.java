@@ -51,14 +51,20 @@ public final class InFlightMessage {
         return settled.compareAndSet(false, true);
     }
 
-    /** Marks the job abandoned and interrupts it; true when the caller now owns the release. */
+    /**
+     * Takes the message away from its job: true when the caller now owns the release. Only then is the job marked
+     * abandoned and interrupted; a job already deleting or releasing its message is left to finish that call.
+     */
     boolean abandon() {
+        if (!trySettle()) {
+            return false;
+        }
         abandoned = true;
         Thread running = thread;
         if (running != null) {
             running.interrupt();
         }
-        return trySettle();
+        return true;
     }
 
     void runningOn(Thread current) {

@@ -21,13 +21,21 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
+import org.jboss.logging.Logger;
 
 /**
  * The per-message rules: validate; skip jobs already done, cancelled or expired without touching the model; mark
  * running; infer; write the result create-only (WAV first, then the JSON naming it); decide what failures mean.
+ * The two look-ups before inference run in parallel, and the running marker is written while the model works, so
+ * bookkeeping adds one S3 round trip before inference instead of three.
  */
 final class JobProcessor {
+    private static final Logger LOG = Logger.getLogger(JobProcessor.class);
     private final WorkerSettings settings;
     private final JobStore store;
     private final InferenceBackend backend;
@@ -38,9 +46,11 @@ final class JobProcessor {
     private final JobEvents events;
     private final Clock clock;
     private final DoubleSupplier random;
+    private final Executor io;
 
     JobProcessor(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
-                 Clock clock, DoubleSupplier random) {
+                 Clock clock, DoubleSupplier random, Executor io) {
+        this.io = io;
         this.settings = settings;
         this.store = store;
         this.backend = backend;
@@ -70,11 +80,14 @@ final class JobProcessor {
 
     private Disposition processValid(JobContext context, InferenceJob job) {
         ModelIdentity model = backend.identity(job.task());
-        if (store.resultExists(job.requestId())) {
+        CompletableFuture<Optional<JobState>> markerRead = CompletableFuture.supplyAsync(
+                () -> store.readMarker(job.requestId()), io);
+        boolean resultExists = store.resultExists(job.requestId());
+        Optional<JobState> marker = join(markerRead);
+        if (resultExists) {
             emit(context, job, JobOutcome.DUPLICATE, null, model, JobContext.Usage.NONE);
             return Disposition.delete();
         }
-        Optional<JobState> marker = store.readMarker(job.requestId());
         if (marker.map(m -> m.status() == JobStatus.CANCELLED).orElse(false)) {
             emit(context, job, JobOutcome.CANCELLED, null, model, JobContext.Usage.NONE);
             return Disposition.delete();
@@ -87,9 +100,11 @@ final class JobProcessor {
                     JobContext.Usage.NONE);
             return Disposition.delete();
         }
-        JobState queued = marker.orElseGet(() -> JobState.queued(job, settings.tier(), context.startedAt()));
-        store.writeMarker(queued.running(settings.taskArn(), clock.instant()));
+        JobState running = marker.orElseGet(() -> JobState.queued(job, settings.tier(), context.startedAt()))
+                .running(settings.taskArn(), clock.instant());
+        CompletableFuture<Void> markerWrite = CompletableFuture.runAsync(() -> store.writeMarker(running), io);
         Inference inference = runner.run(job, context.inFlight());
+        awaitMarker(markerWrite, job.requestId());
         if (inference instanceof Inference.Done done && !context.inFlight().isAbandoned()) {
             return succeed(context, job, done, model);
         }
@@ -147,6 +162,26 @@ final class JobProcessor {
             return Disposition.release(Duration.ZERO); // visible again: the redrive policy moves it to the DLQ
         }
         return Disposition.delete();
+    }
+
+    /** The running marker is informational: a failed write is logged, the job goes on (its result decides). */
+    private static void awaitMarker(CompletableFuture<Void> write, String requestId) {
+        try {
+            write.join();
+        } catch (CompletionException | CancellationException e) {
+            LOG.warnf("could not mark %s running: %s", requestId, e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     private boolean writeFailed(JobContext context, InferenceJob job, ModelFailure failure, ModelIdentity model) {

@@ -126,9 +126,14 @@ final class QueueConsumer {
         try {
             settle(message, processor.apply(message));
         } catch (Throwable t) {
-            LOG.errorf(t, "unexpected failure on message %s; it returns to the queue", message.message().messageId());
-            settle(message, Disposition.release(settings.requeueBackoff().delay(
-                    Math.max(1, message.message().receiveCount()), Math::random)));
+            if (message.isAbandoned()) {
+                LOG.debugf("job of message %s stopped by drain: %s", message.message().messageId(), t);
+            } else {
+                LOG.errorf(t, "unexpected failure on message %s; it returns to the queue",
+                        message.message().messageId());
+                settle(message, Disposition.release(settings.requeueBackoff().delay(
+                        Math.max(1, message.message().receiveCount()), Math::random)));
+            }
         } finally {
             message.runningOn(null);
             Thread.interrupted();
@@ -146,6 +151,7 @@ final class QueueConsumer {
         if (!message.trySettle()) {
             return; // drain already released it
         }
+        Thread.interrupted(); // a stray interrupt must not abort the one call that settles the message
         try {
             if (disposition instanceof Disposition.Release release) {
                 visibilityLock.lock();
@@ -173,7 +179,7 @@ final class QueueConsumer {
             Thread.sleep(20);
         }
         int released = abandonAndRelease(new ArrayList<>(inFlight));
-        jobs.shutdownNow();
+        jobs.shutdown();
         poller.join(2_000);
         int finished = Math.max(0, atStart - released);
         return new DrainReport(finished, released, Duration.ofNanos(System.nanoTime() - start).toMillis());

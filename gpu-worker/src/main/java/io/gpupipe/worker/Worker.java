@@ -25,6 +25,7 @@ public final class Worker {
     private final QueueConsumer consumer;
     private final Heartbeat heartbeat;
     private final ScheduledExecutorService ticker;
+    private final ExecutorService io;
     private volatile boolean adaptive;
 
     public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend,
@@ -32,7 +33,8 @@ public final class Worker {
         this.settings = settings;
         this.backend = backend;
         this.window = new ConsumptionWindow(settings.maxInFlight());
-        JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random);
+        this.io = Executors.newCachedThreadPool(threads("gpupipe-io"));
+        JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random, io);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
         this.consumer = new QueueConsumer(queue, processor::process, window, settings, jobs, clock);
         this.heartbeat = new Heartbeat(queue, consumer.inFlight(), settings.heartbeat(), consumer.visibilityLock(),
@@ -69,6 +71,7 @@ public final class Worker {
             return new DrainReport(0, 0, 0);
         } finally {
             ticker.shutdownNow();
+            io.shutdown();
         }
     }
 

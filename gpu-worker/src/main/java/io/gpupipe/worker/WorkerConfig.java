@@ -166,7 +166,7 @@ public interface WorkerConfig {
         @WithDefault("2048")
         int contextSize();
 
-        /** CPU threads for llama.cpp; default: all processors. */
+        /** CPU threads for llama.cpp; default: half the processors (it shares the host with the local stack). */
         Optional<Integer> threads();
     }
 }

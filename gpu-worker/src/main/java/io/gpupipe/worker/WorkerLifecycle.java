@@ -30,11 +30,14 @@ public class WorkerLifecycle {
     private final JobStore store;
     private final InferenceBackend backend;
     private final WorkerState state;
+    private final JobEvents events;
     private volatile Worker worker;
     private volatile Thread starter;
 
-    WorkerLifecycle(WorkerConfig config, JobQueue queue, JobStore store, InferenceBackend backend, WorkerState state) {
+    WorkerLifecycle(WorkerConfig config, JobQueue queue, JobStore store, InferenceBackend backend, WorkerState state,
+                    JobEvents events) {
         this.config = config;
+        this.events = events;
         this.queue = queue;
         this.store = store;
         this.backend = backend;
@@ -78,8 +81,7 @@ public class WorkerLifecycle {
             }
             state.moveTo(WorkerState.Phase.WARMING_UP, "waiting for the model");
             untilDone("warm up the model", () -> warmUp(settings));
-            Worker started = new Worker(settings, queue, store, backend, new StdoutJobEvents(System.out,
-                    Clock.systemUTC()), Clock.systemUTC());
+            Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC());
             synchronized (this) {
                 if (state.isShuttingDown()) {
                     return;

@@ -6,6 +6,8 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.worker.JobStore;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -14,9 +16,10 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * The results bucket over S3. Terminal objects are written create-only ({@code If-None-Match: *}): 412 means
- * another delivery already wrote it; 409 (a concurrent conditional write in progress) is retried until one wins.
- * Other failures are left to the SDK's retry strategy and then surface to the caller.
+ * The results bucket over S3. Terminal objects are written create-only ({@code If-None-Match: *}): 412 means an
+ * object is there already, and it is ours only if it holds exactly our bytes (the SDK retried a PUT that S3 had
+ * stored); 409 (a concurrent conditional write in progress) is retried until one wins. Other failures are left to
+ * the SDK's retry strategy and then surface to the caller.
  */
 public final class S3JobStore implements JobStore {
     private static final Logger LOG = Logger.getLogger(S3JobStore.class);
@@ -68,8 +71,8 @@ public final class S3JobStore implements JobStore {
 
     @Override
     public boolean putResultIfAbsent(JobResult result) {
-        return putIfAbsent(JobLayout.resultKey(result.requestId()), JSON, JobJson.write(result).getBytes(
-                java.nio.charset.StandardCharsets.UTF_8));
+        return putIfAbsent(JobLayout.resultKey(result.requestId()), JSON,
+                JobJson.write(result).getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -95,13 +98,21 @@ public final class S3JobStore implements JobStore {
                 return true;
             } catch (S3Exception e) {
                 if (e.statusCode() == 412) {
-                    return false;
+                    return isOurs(key, body);
                 }
                 if (e.statusCode() != 409 || attempt >= CONFLICT_RETRIES) {
                     throw e;
                 }
                 sleepQuietly(50L * attempt);
             }
+        }
+    }
+
+    private boolean isOurs(String key, byte[] body) {
+        try {
+            return Arrays.equals(body, s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray());
+        } catch (NoSuchKeyException e) {
+            return false;
         }
     }
 

@@ -21,7 +21,7 @@ public class BackendProducer {
         if (config.backend() == WorkerConfig.BackendKind.EMBEDDED) {
             WorkerConfig.Embedded embedded = config.embedded();
             return new EmbeddedBackend(new EmbeddedBackend.Settings(embedded.textModelPath(), embedded.voice(),
-                    embedded.contextSize(), embedded.threads().orElse(Runtime.getRuntime().availableProcessors()),
+                    embedded.contextSize(), embedded.threads().orElse(Math.max(1, Runtime.getRuntime().availableProcessors() / 2)),
                     config.model(), config.modelVersion()));
         }
         WorkerConfig.OpenAi openai = config.openai();

@@ -5,7 +5,6 @@ import de.kherud.llama.LlamaIterator;
 import de.kherud.llama.LlamaModel;
 import de.kherud.llama.LlamaOutput;
 import de.kherud.llama.ModelParameters;
-import de.kherud.llama.args.LogFormat;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.worker.backend.Generation;
@@ -48,10 +47,9 @@ final class LlamaText implements AutoCloseable {
                     + " (check gpupipe.worker.embedded.text-model-path)"));
         }
         privateNativeDirectory();
-        LlamaModel.setLogger(LogFormat.TEXT, (level, message) -> LOG.debug(message.strip()));
         long start = System.nanoTime();
         LlamaModel model = new LlamaModel(new ModelParameters().setModel(gguf.toString()).setCtxSize(contextSize)
-                .setThreads(threads).setParallel(1));
+                .setThreads(threads).setParallel(1).disableLog());
         NATIVE_LOADED.set(true);
         LOG.infof("loaded text model %s in %d ms", gguf, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         return new LlamaText(model);

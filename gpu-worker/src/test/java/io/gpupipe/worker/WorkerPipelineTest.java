@@ -1,0 +1,276 @@
+package io.gpupipe.worker;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.worker.backend.Wav;
+import io.gpupipe.worker.standin.InjectVllmStandIn;
+import io.gpupipe.worker.standin.VllmStandIn;
+import io.gpupipe.worker.standin.VllmStandInResource;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.gpupipe.worker.support.RecordingJobEvents;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * The running worker app (openai backend against the vLLM stand-in, real SQS/S3 wire protocols) applying the
+ * per-message rules. Shares its Quarkus app and resources with {@link WorkerFailureTest}.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalAwsTestResource.class, initArgs = {
+    @ResourceArg(name = "small-visibility-seconds", value = "3"),
+    @ResourceArg(name = "large-visibility-seconds", value = "3"),
+    @ResourceArg(name = "max-receive-count", value = "3")})
+@QuarkusTestResource(value = VllmStandInResource.class, initArgs = {
+    @ResourceArg(name = "max-sequences", value = "8"),
+    @ResourceArg(name = "api-key", value = "test-key")})
+class WorkerPipelineTest {
+    static final Duration RESULT_TIMEOUT = Duration.ofSeconds(20);
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    @InjectVllmStandIn
+    VllmStandIn standIn;
+
+    @Inject
+    WorkerLifecycle lifecycle;
+
+    @Inject
+    RecordingJobEvents events;
+
+    LocalPipeline pipeline;
+
+    @BeforeEach
+    void workerIsConsuming() {
+        pipeline = new LocalPipeline(aws);
+        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
+    }
+
+    @Test
+    void health_shouldBeReadyAndLive_afterTheWarmUpInference() {
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+                .body("checks[0].data.phase", equalTo("READY"));
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        assertThat(standIn.completionsWith("Hello")).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void generate_shouldWriteSucceededResultWithProvenance_andDeleteTheMessage() {
+        // given a job the router accepted 2 s ago
+        String id = LocalPipeline.newRequestId();
+        String prompt = "Explain continuous batching " + id;
+        Instant submittedAt = Instant.now().minusSeconds(2);
+        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 64)
+                .put("submittedAt", submittedAt.toString()).put("callbackUrl", "https://example.com/hook")));
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(result.task()).isEqualTo(Task.GENERATE);
+        assertThat(result.result().text()).isNotBlank();
+        assertThat(result.result().usage().promptTokens()).isEqualTo(prompt.split(" ").length + 1);
+        assertThat(result.result().usage().completionTokens()).isPositive();
+        assertThat(result.result().usage().totalTokens()).isEqualTo(result.result().usage().promptTokens()
+                + result.result().usage().completionTokens());
+        assertThat(result.result().finishReason()).isIn("stop", "length");
+        assertThat(result.tier()).isEqualTo(Tier.SMALL);
+        assertThat(result.model()).isEqualTo("stand-in/tiny-llm");
+        assertThat(result.modelVersion()).isEqualTo("/models/stand-in/tiny-llm");
+        assertThat(result.taskArn()).isEqualTo("arn:aws:ecs:us-east-1:000000000000:task/gpupipe/test");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(result.queueWaitMs()).isGreaterThanOrEqualTo(2000);
+        assertThat(result.callbackUrl()).isEqualTo("https://example.com/hook");
+        JobState marker = pipeline.marker(id).orElseThrow();
+        assertThat(marker.status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(marker.taskArn()).isEqualTo(result.taskArn());
+        assertThat(marker.startedAt()).isNotNull();
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        assertThat(event.outcome()).isEqualTo(JobOutcome.SUCCEEDED);
+        assertThat(event.completionTokens()).isEqualTo(result.result().usage().completionTokens());
+        assertThat(event.queueWaitMs()).isEqualTo(result.queueWaitMs());
+    }
+
+    @Test
+    void speech_shouldWriteTheWavFirst_thenTheResultNamingIt() {
+        // given
+        String id = LocalPipeline.newRequestId();
+        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Hello there", j -> j.put("task", "speech")
+                .put("voice", "alloy")));
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(result.task()).isEqualTo(Task.SPEECH);
+        assertThat(result.result().audioKey()).isEqualTo(JobLayout.audioKey(id));
+        assertThat(result.result().format()).isEqualTo("wav");
+        assertThat(result.result().sampleRate()).isEqualTo(24_000);
+        assertThat(result.result().durationMs()).isEqualTo(11 * 60L);
+        byte[] wav = pipeline.audio(id).orElseThrow();
+        assertThat(Wav.parse(wav).orElseThrow().durationMs(wav.length)).isEqualTo(result.result().durationMs());
+        assertThat(standIn.speechWith("Hello there")).isEqualTo(1);
+    }
+
+    @Test
+    void directSubmission_shouldMeasureQueueWaitFromSentTimestamp_whenJobHasNoSubmittedAt() {
+        // given a job sent straight to the queue (no router, no submittedAt), delayed 2 s by SQS
+        String id = LocalPipeline.newRequestId();
+        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.SMALL_QUEUE)).delaySeconds(2)
+                .messageBody(LocalPipeline.job(id, "direct " + id)));
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(result.queueWaitMs()).isGreaterThanOrEqualTo(1900);
+    }
+
+    @Test
+    void malformed_shouldWriteFailedResultWithEveryFieldError_andMoveTheRawBodyToTheDlq() {
+        // given a body with a valid requestId and two bad fields
+        String id = LocalPipeline.newRequestId();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"\",\"maxTokens\":99999,"
+                + "\"callbackUrl\":\"https://example.com/cb\",\"task\":\"generate\"}";
+        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        List<Message> deadLetters = pipeline.awaitDeadLetters(id, RESULT_TIMEOUT);
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+        assertThat(result.error().fieldErrors()).extracting(FieldError::field)
+                .containsExactlyInAnyOrder("prompt", "maxTokens");
+        assertThat(result.callbackUrl()).isEqualTo("https://example.com/cb");
+        assertThat(result.task()).isEqualTo(Task.GENERATE);
+        assertThat(deadLetters).hasSize(1);
+        Message dead = deadLetters.get(0);
+        assertThat(dead.body()).isEqualTo(body);
+        assertThat(dead.messageAttributes().get(MessageAttributes.ERROR_REASON).stringValue())
+                .startsWith("invalid_request").contains("prompt").contains("maxTokens");
+        assertThat(dead.messageAttributes().get(MessageAttributes.ORIGINAL_QUEUE).stringValue())
+                .isEqualTo(aws.queueUrl(LocalAws.SMALL_QUEUE));
+        assertThat(standIn.completionsWith(id)).isZero();
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+    }
+
+    @Test
+    void malformed_shouldStillReachTheDlq_whenNoRequestIdCanBeRead() {
+        // given
+        String marker = "garbage-" + LocalPipeline.newRequestId();
+        pipeline.send(LocalAws.SMALL_QUEUE, "this is not json " + marker);
+        // when
+        List<Message> deadLetters = pipeline.awaitDeadLetters(marker, RESULT_TIMEOUT);
+        // then
+        assertThat(deadLetters).hasSize(1);
+        assertThat(deadLetters.get(0).messageAttributes().get(MessageAttributes.ERROR_REASON).stringValue())
+                .contains("body").contains("invalid_format");
+    }
+
+    @Test
+    void duplicateDelivery_shouldRunInferenceOnce_andWriteOneResult() {
+        // given the same job sent twice; its generation takes 1 s so both deliveries overlap
+        String id = LocalPipeline.newRequestId();
+        String prompt = "duplicate " + id;
+        standIn.slow(prompt, Duration.ofSeconds(1));
+        String body = LocalPipeline.job(id, prompt);
+        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        Await.until(() -> events.of(id).size() == 2, RESULT_TIMEOUT, "both deliveries handled");
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
+        assertThat(events.of(id)).extracting(JobEvent::outcome)
+                .containsExactlyInAnyOrder(JobOutcome.SUCCEEDED, JobOutcome.DUPLICATE);
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+    }
+
+    @Test
+    void cancelled_shouldBeDeletedWithoutReachingTheModel() {
+        // given a job the client cancelled while it was queued
+        String id = LocalPipeline.newRequestId();
+        InferenceJob job = new InferenceJob(id, Task.GENERATE, "cancel me " + id, 16, 0.0, 1.0, null, null, null,
+                null, null, Instant.now());
+        pipeline.putMarker(JobState.queued(job, Tier.SMALL, Instant.now()).cancelled(Instant.now()));
+        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, job.prompt()));
+        // when
+        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        // then
+        assertThat(event.outcome()).isEqualTo(JobOutcome.CANCELLED);
+        assertThat(standIn.completionsWith(id)).isZero();
+        assertThat(pipeline.result(id)).isEmpty();
+        assertThat(pipeline.marker(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+    }
+
+    @Test
+    void expired_shouldFailWithExpired_withoutReachingTheModel() {
+        // given a job with a 60 s TTL submitted 2 minutes ago
+        String id = LocalPipeline.newRequestId();
+        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "too late " + id, j -> j.put("ttlSeconds", 60)
+                .put("submittedAt", Instant.now().minusSeconds(120).toString())));
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.EXPIRED);
+        assertThat(result.error().message()).contains("ttlSeconds 60");
+        assertThat(result.queueWaitMs()).isGreaterThanOrEqualTo(120_000);
+        assertThat(standIn.completionsWith(id)).isZero();
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+    }
+
+    @Test
+    void existingResult_shouldDeleteTheMessage_withoutInferenceOrOverwrite() {
+        // given a job whose result is already stored (an earlier delivery finished it)
+        String id = LocalPipeline.newRequestId();
+        InferenceJob job = new InferenceJob(id, Task.GENERATE, "done before " + id, 16, 0.0, 1.0, null, null, null,
+                null, null, null);
+        JobResult earlier = JobResult.succeeded(job, JobResult.Output.text("earlier text", JobResult.Usage.of(3, 2),
+                "stop"), new JobResult.Provenance(Tier.SMALL, "m", "v", "other-task", 1, 5L, 9L), Instant.now());
+        pipeline.putResult(earlier);
+        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, job.prompt()));
+        // when
+        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        // then
+        assertThat(event.outcome()).isEqualTo(JobOutcome.DUPLICATE);
+        assertThat(standIn.completionsWith(id)).isZero();
+        assertThat(pipeline.result(id).orElseThrow().result().text()).isEqualTo("earlier text");
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+    }
+
+    void awaitQueueEmpty(String queueName) {
+        Await.until(() -> {
+            var attributes = pipeline.sqs().getQueueAttributes(b -> b.queueUrl(aws.queueUrl(queueName))
+                    .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)).attributes();
+            return "0".equals(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                    && "0".equals(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
+        }, RESULT_TIMEOUT, queueName + " to be empty");
+    }
+}

@@ -1,0 +1,212 @@
+package io.gpupipe.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsOptions;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.worker.backend.Wav;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.gpupipe.worker.support.TestModels;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged worker ({@code java -jar target/quarkus-app/quarkus-run.jar}) started as the local stack starts it,
+ * configured by environment only, with the embedded backend, against in-JVM SQS/S3; stopped with SIGTERM.
+ */
+class WorkerProcessIT {
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static LocalAws aws;
+    private static LocalPipeline pipeline;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startAws() {
+        aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(30, 30));
+        pipeline = new LocalPipeline(aws);
+    }
+
+    @AfterAll
+    static void stopAws() {
+        pipeline.close();
+        aws.close();
+    }
+
+    @Test
+    void sigterm_shouldFinishOrReleaseEveryJobInFlight_andEndTheProcess_withTheTextModelLoaded() throws Exception {
+        Optional<Path> gguf = TestModels.storiesGguf();
+        assumeTrue(gguf.isPresent(), TestModels.MISSING);
+        // given a worker with llama.cpp and FreeTTS, serving both tasks
+        WorkerProcess worker = WorkerProcess.start(env(gguf));
+        try {
+            worker.awaitReady(http);
+            String story = LocalPipeline.newRequestId();
+            String speech = LocalPipeline.newRequestId();
+            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(story, "Once upon a time",
+                    j -> j.put("maxTokens", 40)));
+            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(speech, "The worker speaks.",
+                    j -> j.put("task", "speech")));
+            JobResult storyResult = pipeline.awaitResult(story, TIMEOUT);
+            JobResult speechResult = pipeline.awaitResult(speech, TIMEOUT);
+            assertThat("Once upon a time" + storyResult.result().text())
+                    .startsWith("Once upon a time, there was a little girl named Lily.");
+            assertThat(storyResult.model()).isEqualTo("stories260K");
+            assertThat(speechResult.result().sampleRate()).isEqualTo(16_000);
+            assertThat(Wav.parse(pipeline.audio(speech).orElseThrow()).orElseThrow().sampleRate()).isEqualTo(16_000);
+            // and 16 long generations queued behind one another (llama.cpp runs one at a time)
+            List<String> jobs = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                String id = LocalPipeline.newRequestId();
+                jobs.add(id);
+                pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Once upon a time " + i,
+                        j -> j.put("maxTokens", 1000)));
+            }
+            Await.until(() -> jobs.stream().anyMatch(id -> pipeline.result(id).isPresent()), TIMEOUT,
+                    "a first long job to finish");
+            // when ECS stops the task
+            long stopped = System.nanoTime();
+            worker.process().destroy();
+            boolean exited = worker.process().waitFor(30, TimeUnit.SECONDS);
+            long exitMs = (System.nanoTime() - stopped) / 1_000_000;
+            // then the JVM ends (llama.cpp loaded) within grace + release, and no job is lost
+            assertThat(exited).as("worker exited after SIGTERM; log:\n%s", worker.log()).isTrue();
+            assertThat(exitMs).isLessThan(20_000);
+            Set<String> finished = jobs.stream().filter(id -> pipeline.result(id).isPresent())
+                    .collect(Collectors.toSet());
+            Set<String> released = pipeline.drainQueue(LocalAws.SMALL_QUEUE, Duration.ZERO).stream()
+                    .map(m -> jobs.stream().filter(m.body()::contains).findFirst().orElse("other"))
+                    .collect(Collectors.toSet());
+            assertThat(released).doesNotContain("other");
+            Set<String> accounted = new java.util.HashSet<>(finished);
+            accounted.addAll(released);
+            assertThat(accounted).as("every job finished or is back in the queue").containsAll(jobs);
+            assertThat(released).as("jobs released unfinished").isNotEmpty();
+            released.stream().filter(id -> !finished.contains(id))
+                    .forEach(id -> assertThat(pipeline.result(id)).isEmpty());
+            String log = worker.log();
+            assertThat(log).contains("drained tier small");
+            assertThat(log).contains("\"logger\":\"io.gpupipe.worker.job\"").contains("\"requestId\":\"" + story);
+            assertThat(log).contains("\"_aws\"").contains("\"Namespace\":\"Gpupipe\"");
+        } finally {
+            worker.kill();
+        }
+    }
+
+    @Test
+    void withoutTextModel_generateShouldFailSayingHowToConfigure_andSpeechShouldWork() throws Exception {
+        // given a worker with no GGUF configured
+        WorkerProcess worker = WorkerProcess.start(env(Optional.empty()));
+        try {
+            worker.awaitReady(http);
+            String generate = LocalPipeline.newRequestId();
+            String speech = LocalPipeline.newRequestId();
+            // when
+            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(generate, "Once upon a time"));
+            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(speech, "Still talking.", j -> j.put("task",
+                    "speech")));
+            // then
+            JobResult failed = pipeline.awaitResult(generate, TIMEOUT);
+            assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+            assertThat(failed.error().code()).isEqualTo(ErrorCodes.MODEL_UNAVAILABLE);
+            assertThat(failed.error().message()).contains("GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH");
+            assertThat(failed.attempts()).isEqualTo(1);
+            assertThat(pipeline.awaitResult(speech, TIMEOUT).status()).isEqualTo(JobStatus.SUCCEEDED);
+            worker.process().destroy();
+            assertThat(worker.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            worker.kill();
+        }
+    }
+
+    private static Map<String, String> env(Optional<Path> gguf) {
+        Map<String, String> env = new HashMap<>();
+        env.put("GPUPIPE_WORKER_TIER", "small");
+        env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
+        env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
+        env.put("GPUPIPE_WORKER_BACKEND", "embedded");
+        env.put("GPUPIPE_WORKER_WAIT_TIME", "1s");
+        env.put("GPUPIPE_WORKER_DRAIN_GRACE", "1s");
+        env.put("GPUPIPE_WORKER_EMBEDDED_CONTEXT_SIZE", "2048");
+        env.put("GPUPIPE_WORKER_EMBEDDED_THREADS", "1");
+        gguf.ifPresent(path -> env.put("GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH", path.toString()));
+        env.put("QUARKUS_SQS_ENDPOINT_OVERRIDE", aws.sqsEndpoint().toString());
+        env.put("QUARKUS_S3_ENDPOINT_OVERRIDE", aws.s3Endpoint().toString());
+        env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
+        env.put("AWS_REGION", LocalAws.REGION);
+        env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
+        env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
+        return env;
+    }
+
+    /** One worker JVM with its output in a file. */
+    record WorkerProcess(Process process, Path logFile, int port) {
+
+        static WorkerProcess start(Map<String, String> env) throws IOException {
+            String jar = System.getProperty("gpupipe.worker.jar", "target/quarkus-app/quarkus-run.jar");
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            Path log = Files.createTempFile("gpu-worker-it-", ".log");
+            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-jar", jar).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(env);
+            builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+            return new WorkerProcess(builder.start(), log, port);
+        }
+
+        void awaitReady(HttpClient http) {
+            Await.until(() -> {
+                if (!process.isAlive()) {
+                    throw new AssertionError("worker exited early:\n" + log());
+                }
+                try {
+                    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            + "/q/health/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+                } catch (IOException e) {
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }, TIMEOUT, "readiness UP");
+        }
+
+        String log() {
+            try {
+                return Files.readString(logFile);
+            } catch (IOException e) {
+                return "(no log: " + e.getMessage() + ")";
+            }
+        }
+
+        void kill() {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}

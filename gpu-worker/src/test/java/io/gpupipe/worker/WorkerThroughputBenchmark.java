@@ -1,0 +1,172 @@
+package io.gpupipe.worker;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsOptions;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.worker.aws.S3JobStore;
+import io.gpupipe.worker.aws.SqsJobQueue;
+import io.gpupipe.worker.backend.openai.OpenAiBackend;
+import io.gpupipe.worker.backend.openai.VllmClient;
+import io.gpupipe.worker.standin.VllmStandIn;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.CallCounter;
+import io.gpupipe.worker.support.CapturedEvents;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+
+/**
+ * Prints throughput figures (not a test; runs with {@code ./mvnw -B -Pbenchmark -pl gpu-worker verify}): the worker
+ * with window 1 (the seeds' one-message-at-a-time design) and with the default window, against the vLLM stand-in
+ * with continuous batching, and the stand-in's own saturated throughput called directly; then a larger server
+ * (benchmark.large-slots, 64) with a window to match. The stand-in batches benchmark.slots sequences (16, as vLLM
+ * --max-num-seqs 16, matching the default max-in-flight), each decode step takes benchmark.step-ms (8 ms, +1% per
+ * extra sequence) and every job generates benchmark.tokens (50) tokens. benchmark.jobs (2000) per run.
+ */
+@QuarkusTest
+class WorkerThroughputBenchmark {
+    private static final int JOBS = Integer.getInteger("benchmark.jobs", 2000);
+    private static final int SLOTS = Integer.getInteger("benchmark.slots", 16);
+    private static final int LARGE_SLOTS = Integer.getInteger("benchmark.large-slots", 64);
+    private static final int STEP_MS = Integer.getInteger("benchmark.step-ms", 8);
+    private static final int TOKENS = Integer.getInteger("benchmark.tokens", 50);
+
+    @Inject
+    WorkerLifecycle lifecycle;
+
+    @Test
+    void throughput() throws Exception {
+        WorkerSettings defaults = Await.until(() -> lifecycle.worker().map(Worker::settings), Duration.ofSeconds(60),
+                "the app's settings");
+        int defaultWindow = defaults.maxInFlight();
+        try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults());
+             LocalPipeline setup = new LocalPipeline(aws)) {
+            CallCounter counter = new CallCounter();
+            WorkerSettings base = defaults.withTier(Tier.LARGE).withVisibilityTimeout(Duration.ofSeconds(300));
+            System.out.printf("%nBENCHMARK %d jobs per run, %d tokens each; decode step %d ms (+1%%/extra sequence)%n",
+                    JOBS, TOKENS, STEP_MS);
+            double saturated;
+            double one;
+            double window;
+            try (VllmStandIn standIn = VllmStandIn.start(standIn(SLOTS))) {
+                OpenAiBackend backend = backend(standIn);
+                System.out.printf("-- stand-in batching up to %d sequences%n", SLOTS);
+                run("warm-up (not counted)", base.withMaxInFlight(defaultWindow), 200, aws, setup, backend, counter);
+                saturated = saturated(backend, JOBS, SLOTS * 2);
+                one = run("worker window 1", base.withMaxInFlight(1).withoutAdaptiveWindow(), JOBS, aws, setup,
+                        backend, counter);
+                window = run("worker window " + defaultWindow + " (default)", base.withMaxInFlight(defaultWindow),
+                        JOBS, aws, setup, backend, counter);
+            }
+            System.out.printf("RATIO default/window1 = %.1fx (goal >= 8x); default/saturated = %.2f (goal >= 0.9)%n",
+                    window / one, window / saturated);
+            try (VllmStandIn standIn = VllmStandIn.start(standIn(LARGE_SLOTS))) {
+                OpenAiBackend backend = backend(standIn);
+                System.out.printf("-- stand-in batching up to %d sequences%n", LARGE_SLOTS);
+                double large = saturated(backend, JOBS, LARGE_SLOTS * 2);
+                double matched = run("worker window " + LARGE_SLOTS, base.withMaxInFlight(LARGE_SLOTS), JOBS, aws,
+                        setup, backend, counter);
+                System.out.printf("RATIO window %d/saturated = %.2f%n%n", LARGE_SLOTS, matched / large);
+            }
+        }
+    }
+
+    private static VllmStandIn.Settings standIn(int slots) {
+        return VllmStandIn.Settings.defaults().withMaxSequences(slots).withStep(Duration.ofMillis(STEP_MS), 0.01)
+                .withIgnoreEos(true);
+    }
+
+    private static OpenAiBackend backend(VllmStandIn standIn) {
+        VllmClient client = QuarkusRestClientBuilder.newBuilder().baseUri(standIn.url())
+                .readTimeout(10, TimeUnit.MINUTES).property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, 512)
+                .build(VllmClient.class);
+        OpenAiBackend backend = new OpenAiBackend(client, new OpenAiBackend.Settings(Optional.empty(),
+                Optional.empty(), Optional.empty(), "alloy", Optional.empty(), false));
+        backend.ensureReady();
+        return backend;
+    }
+
+    private double run(String name, WorkerSettings settings, int jobs, LocalAws aws, LocalPipeline setup,
+                       OpenAiBackend backend, CallCounter counter) {
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            String id = UUID.randomUUID().toString();
+            batch.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(batch.size()))
+                    .messageBody(LocalPipeline.job(id, "benchmark " + tag + " job " + i,
+                            j -> j.put("maxTokens", TOKENS))).build());
+            if (batch.size() == 10 || i == jobs - 1) {
+                List<SendMessageBatchRequestEntry> entries = List.copyOf(batch);
+                setup.sqs().sendMessageBatch(b -> b.queueUrl(aws.queueUrl(LocalAws.LARGE_QUEUE)).entries(entries));
+                batch.clear();
+            }
+        }
+        CapturedEvents events = new CapturedEvents();
+        try (SqsClient sqs = SqsClient.builder().endpointOverride(aws.sqsEndpoint()).region(Region.of(LocalAws.REGION))
+                .credentialsProvider(LocalAws.credentials()).httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build();
+             S3Client s3 = S3Client.builder().endpointOverride(aws.s3Endpoint()).region(Region.of(LocalAws.REGION))
+                .forcePathStyle(true).credentialsProvider(LocalAws.credentials())
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build()) {
+            var queue = new SqsJobQueue(sqs, aws.queueUrl(LocalAws.LARGE_QUEUE), Optional.of(aws.queueUrl(LocalAws.DLQ)));
+            counter.reset();
+            Worker worker = new Worker(settings, queue, new S3JobStore(s3, aws.bucket()), backend, events,
+                    Clock.systemUTC());
+            long start = System.nanoTime();
+            worker.start();
+            Await.until(() -> events.all().stream().filter(e -> e.outcome() == JobOutcome.SUCCEEDED).count() >= jobs,
+                    Duration.ofMinutes(30), name + " to finish");
+            double seconds = (System.nanoTime() - start) / 1e9;
+            worker.drain(Duration.ofSeconds(5));
+            double perSecond = jobs / seconds;
+            System.out.printf("%-38s %8.1f jobs/s  (%6.1f s)  SQS calls/job %.2f, S3 calls/job %.2f  %s%n", name,
+                    perSecond, seconds, counter.total("Sqs") / (double) jobs, counter.total("S3") / (double) jobs,
+                    counter.snapshot());
+            return perSecond;
+        }
+    }
+
+    private static double saturated(OpenAiBackend backend, int jobs, int clients) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        AtomicInteger next = new AtomicInteger();
+        long start = System.nanoTime();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            workers.add(pool.submit(() -> {
+                while (next.getAndIncrement() < jobs) {
+                    backend.generate(new InferenceJob(UUID.randomUUID().toString(), Task.GENERATE, "direct call",
+                            TOKENS, 0.0, 1.0, null, null, null, null, null, null), Duration.ofMinutes(5));
+                }
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get();
+        }
+        pool.shutdown();
+        double perSecond = jobs / ((System.nanoTime() - start) / 1e9);
+        System.out.printf("%-38s %8.1f jobs/s%n", "stand-in saturated (direct, " + clients + " clients)", perSecond);
+        return perSecond;
+    }
+}

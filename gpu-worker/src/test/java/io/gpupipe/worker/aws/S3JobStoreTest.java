@@ -1,0 +1,108 @@
+package io.gpupipe.worker.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** The create-only writes against S3Proxy (which enforces If-None-Match: *), through the SDK as the app uses it. */
+class S3JobStoreTest {
+    private static LocalAws aws;
+    private static S3Client s3;
+    private static S3JobStore store;
+
+    @BeforeAll
+    static void start() {
+        aws = LocalAws.start();
+        s3 = aws.newS3Client();
+        store = new S3JobStore(s3, aws.bucket());
+    }
+
+    @AfterAll
+    static void stop() {
+        s3.close();
+        aws.close();
+    }
+
+    @Test
+    void putResultIfAbsent_shouldRefuseToOverwrite_whenAnotherDeliveryWroteFirst() {
+        // given
+        String id = UUID.randomUUID().toString();
+        JobResult first = result(id, "first");
+        JobResult second = result(id, "second");
+        // when
+        boolean firstWon = store.putResultIfAbsent(first);
+        boolean secondWon = store.putResultIfAbsent(second);
+        // then
+        assertThat(firstWon).isTrue();
+        assertThat(secondWon).isFalse();
+        assertThat(store.resultExists(id)).isTrue();
+    }
+
+    @Test
+    void putResultIfAbsent_shouldCountAsWon_whenTheStoredObjectIsExactlyOurs() {
+        // given a PUT that S3 stored although the client saw it fail, then retried
+        JobResult result = result(UUID.randomUUID().toString(), "same");
+        store.putResultIfAbsent(result);
+        // when
+        boolean retried = store.putResultIfAbsent(result);
+        // then
+        assertThat(retried).isTrue();
+    }
+
+    @Test
+    void putResultIfAbsent_shouldWinExactlyOnce_perJob_underConcurrentWriters() throws Exception {
+        // given 16 writers: 100 jobs, each written by 4 different deliveries at once
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        AtomicInteger wins = new AtomicInteger();
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String id = UUID.randomUUID().toString();
+            for (int delivery = 0; delivery < 4; delivery++) {
+                JobResult result = result(id, "delivery " + delivery);
+                futures.add(pool.submit(() -> {
+                    if (store.putResultIfAbsent(result)) {
+                        wins.incrementAndGet();
+                    }
+                }));
+            }
+        }
+        for (Future<?> future : futures) {
+            future.get();
+        }
+        pool.shutdown();
+        // then
+        assertThat(wins).hasValue(100);
+    }
+
+    @Test
+    void audio_shouldBeCreateOnly_andReadableByItsHeader() {
+        String id = UUID.randomUUID().toString();
+        byte[] wav = io.gpupipe.worker.backend.Wav.pcm16(new byte[3200], 16_000, 1);
+        assertThat(store.putAudioIfAbsent(id, wav)).isTrue();
+        assertThat(store.putAudioIfAbsent(id, io.gpupipe.worker.backend.Wav.pcm16(new byte[64], 8_000, 1))).isFalse();
+        byte[] head = store.readAudioHead(id, 4096).orElseThrow();
+        assertThat(io.gpupipe.worker.backend.Wav.parse(head).orElseThrow().declaredDurationMs()).isEqualTo(100);
+    }
+
+    private static JobResult result(String id, String text) {
+        var job = new InferenceJob(id, Task.GENERATE, "p", 1, 0, 1, null, null, null, null, null, null);
+        return JobResult.succeeded(job, JobResult.Output.text(text, JobResult.Usage.of(1, 1), "stop"),
+                new JobResult.Provenance(Tier.SMALL, "m", "v", "t", 1, 0L, 0L), Instant.now());
+    }
+}

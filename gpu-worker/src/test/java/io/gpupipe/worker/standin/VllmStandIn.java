@@ -1,0 +1,305 @@
+package io.gpupipe.worker.standin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.gpupipe.model.JobJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A stand-in for a GPU vLLM server (no GPU here): the OpenAI-compatible HTTP contract vLLM serves
+ * ({@code POST /v1/completions}, {@code POST /v1/audio/speech} as vLLM-Omni, {@code GET /health},
+ * {@code GET /v1/models}, Prometheus {@code GET /metrics} with {@code vllm:num_requests_running/waiting}) over a
+ * continuous-batching timing model ({@link BatchingEngine}), with fault injection: HTTP 500 for the next calls,
+ * down (connection refused), and slow sequences.
+ */
+public final class VllmStandIn implements AutoCloseable {
+    private static final String[] WORDS = {"the", "little", "robot", "found", "a", "bright", "red", "ball", "and",
+        "rolled", "it", "across", "green", "hill", "while", "birds", "sang"};
+
+    private final Settings settings;
+    private final BatchingEngine engine;
+    private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "vllm-standin-http");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ConcurrentLinkedQueue<String> completionPrompts = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
+    private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    private final Map<String, Duration> slow = new ConcurrentHashMap<>();
+    private final AtomicInteger successes = new AtomicInteger();
+    private volatile int port;
+    private volatile HttpServer server;
+    private volatile boolean healthy = true;
+
+    /** Capacity and timing of the simulated server; {@code ignoreEos} makes every completion max_tokens long. */
+    public record Settings(int maxSequences, Duration stepTime, double stepGrowth, String model, String apiKey,
+                           boolean ignoreEos) {
+        public static Settings defaults() {
+            return new Settings(8, Duration.ofMillis(2), 0.01, "stand-in/tiny-llm", null, false);
+        }
+
+        public Settings withMaxSequences(int n) {
+            return new Settings(n, stepTime, stepGrowth, model, apiKey, ignoreEos);
+        }
+
+        public Settings withStep(Duration step, double growth) {
+            return new Settings(maxSequences, step, growth, model, apiKey, ignoreEos);
+        }
+
+        public Settings withApiKey(String key) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, key, ignoreEos);
+        }
+
+        public Settings withIgnoreEos(boolean ignore) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignore);
+        }
+    }
+
+    private VllmStandIn(Settings settings, int port) {
+        this.settings = settings;
+        this.engine = new BatchingEngine(settings.maxSequences(), settings.stepTime(), settings.stepGrowth());
+        this.port = port;
+    }
+
+    public static VllmStandIn start(Settings settings) {
+        VllmStandIn standIn = new VllmStandIn(settings, 0);
+        standIn.listen(0);
+        return standIn;
+    }
+
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    // ---- fault injection ----
+
+    /** The next {@code count} inference calls whose prompt contains {@code fragment} answer HTTP 500. */
+    public void failNext(int count, String fragment) {
+        failures.put(fragment, new AtomicInteger(count));
+    }
+
+    /** Inference calls whose prompt contains {@code fragment} take at least {@code duration}. */
+    public void slow(String fragment, Duration duration) {
+        slow.put(fragment, duration);
+    }
+
+    /** Stops listening: calls get "connection refused", as when the vLLM process died. */
+    public synchronized void down() {
+        healthy = false;
+        server.stop(0);
+    }
+
+    /** Listens again on the same port. */
+    public synchronized void up() {
+        listen(port);
+        healthy = true;
+    }
+
+    /** While false, {@code /health} answers 503 (vLLM still loading its weights). */
+    public void healthy(boolean value) {
+        healthy = value;
+    }
+
+    // ---- observations ----
+
+    public int completionsWith(String fragment) {
+        return (int) completionPrompts.stream().filter(p -> p.contains(fragment)).count();
+    }
+
+    public int speechWith(String fragment) {
+        return (int) speechInputs.stream().filter(p -> p.contains(fragment)).count();
+    }
+
+    public int successfulCalls() {
+        return successes.get();
+    }
+
+    public int running() {
+        return engine.running();
+    }
+
+    public int waiting() {
+        return engine.waiting();
+    }
+
+    public int maxWaitingSeen() {
+        return engine.maxWaitingSeen();
+    }
+
+    public void resetStatistics() {
+        engine.resetStatistics();
+        successes.set(0);
+    }
+
+    // ---- HTTP ----
+
+    private void listen(int onPort) {
+        try {
+            HttpServer created = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort),
+                    256);
+            created.setExecutor(executor);
+            created.createContext("/", this::handle);
+            created.start();
+            server = created;
+            port = created.getAddress().getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            if (settings.apiKey() != null && !("Bearer " + settings.apiKey()).equals(
+                    exchange.getRequestHeaders().getFirst("Authorization"))) {
+                error(exchange, 401, "AuthenticationError", "missing or wrong API key");
+            } else if ("GET".equals(method) && "/health".equals(path)) {
+                send(exchange, healthy ? 200 : 503, "text/plain", new byte[0]);
+            } else if ("GET".equals(method) && "/v1/models".equals(path)) {
+                json(exchange, 200, models());
+            } else if ("GET".equals(method) && "/metrics".equals(path)) {
+                send(exchange, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
+            } else if ("POST".equals(method) && "/v1/completions".equals(path)) {
+                completion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
+            } else if ("POST".equals(method) && "/v1/audio/speech".equals(path)) {
+                speech(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
+            } else {
+                error(exchange, 404, "NotFoundError", "no route " + method + " " + path);
+            }
+        } catch (RuntimeException e) {
+            // the client went away mid-response, like any HTTP server we just drop it
+        }
+    }
+
+    private void completion(HttpExchange exchange, JsonNode body) throws IOException {
+        String prompt = body.path("prompt").asText("");
+        int maxTokens = body.path("max_tokens").asInt(16);
+        if (!settings.model().equals(body.path("model").asText())) {
+            error(exchange, 404, "NotFoundError", "The model `" + body.path("model").asText() + "` does not exist.");
+            return;
+        }
+        completionPrompts.add(prompt);
+        if (injectedFailure(exchange, prompt)) {
+            return;
+        }
+        int natural = 8 + Math.floorMod(prompt.hashCode(), 24);
+        int tokens = settings.ignoreEos() ? maxTokens : Math.min(maxTokens, natural);
+        int generated = generate(tokens, prompt);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < generated; i++) {
+            text.append(' ').append(WORDS[Math.floorMod(prompt.hashCode() + i, WORDS.length)]);
+        }
+        int promptTokens = prompt.isBlank() ? 1 : prompt.trim().split("\\s+").length + 1;
+        ObjectNode response = JobJson.mapper().createObjectNode();
+        response.put("id", "cmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "text_completion")
+                .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
+        response.putArray("choices").addObject().put("index", 0).put("text", text.toString())
+                .putNull("logprobs").put("finish_reason", generated >= maxTokens && natural > maxTokens
+                        || settings.ignoreEos() ? "length" : "stop");
+        response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
+                .put("total_tokens", promptTokens + generated);
+        successes.incrementAndGet();
+        json(exchange, 200, response);
+    }
+
+    private void speech(HttpExchange exchange, JsonNode body) throws IOException {
+        String input = body.path("input").asText("");
+        speechInputs.add(input);
+        if (injectedFailure(exchange, input)) {
+            return;
+        }
+        generate(Math.max(1, input.length() / 4), input);
+        byte[] wav = SpeechTone.wav(input, 24_000);
+        successes.incrementAndGet();
+        send(exchange, 200, "audio/wav", wav);
+    }
+
+    private int generate(int tokens, String prompt) {
+        Duration minimum = slow.entrySet().stream().filter(e -> prompt.contains(e.getKey()))
+                .map(Map.Entry::getValue).findFirst().orElse(Duration.ZERO);
+        try {
+            return engine.submit(tokens, minimum).done.get(10, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            throw new IllegalStateException("generation aborted", e);
+        }
+    }
+
+    private boolean injectedFailure(HttpExchange exchange, String prompt) throws IOException {
+        for (Map.Entry<String, AtomicInteger> rule : failures.entrySet()) {
+            if (prompt.contains(rule.getKey()) && rule.getValue().getAndDecrement() > 0) {
+                error(exchange, 500, "InternalServerError", "injected failure: EngineCore encountered an issue");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private ObjectNode models() {
+        ObjectNode list = JobJson.mapper().createObjectNode().put("object", "list");
+        list.putArray("data").addObject().put("id", settings.model()).put("object", "model")
+                .put("created", 1_700_000_000L).put("owned_by", "vllm").put("root", "/models/" + settings.model())
+                .putNull("parent").put("max_model_len", 4096);
+        return list;
+    }
+
+    private String metrics() {
+        String labels = "{engine=\"0\",model_name=\"" + settings.model() + "\"}";
+        return String.join("\n", List.of(
+                "# HELP vllm:num_requests_running Number of requests in model execution batches.",
+                "# TYPE vllm:num_requests_running gauge",
+                "vllm:num_requests_running" + labels + " " + engine.running() + ".0",
+                "# HELP vllm:num_requests_waiting Number of requests waiting to be processed.",
+                "# TYPE vllm:num_requests_waiting gauge",
+                "vllm:num_requests_waiting" + labels + " " + engine.waiting() + ".0",
+                "# HELP vllm:request_success_total Count of successfully processed requests.",
+                "# TYPE vllm:request_success_total counter",
+                "vllm:request_success_total" + labels + " " + successes.get() + ".0", ""));
+    }
+
+    private static void error(HttpExchange exchange, int status, String type, String message) throws IOException {
+        ObjectNode body = JobJson.mapper().createObjectNode().put("object", "error").put("message", message)
+                .put("type", type).putNull("param").put("code", status);
+        json(exchange, status, body);
+    }
+
+    private static void json(HttpExchange exchange, int status, JsonNode body) throws IOException {
+        send(exchange, status, "application/json", body.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        if (body.length > 0) {
+            exchange.getResponseBody().write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

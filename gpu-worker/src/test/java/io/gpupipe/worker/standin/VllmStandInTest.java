@@ -1,0 +1,161 @@
+package io.gpupipe.worker.standin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.backend.Wav;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/** The stand-in must keep the vLLM contract the worker relies on, and its timing model must batch. */
+class VllmStandInTest {
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void completions_shouldAnswerLikeVllm_withTextFinishReasonAndUsage() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            // when
+            HttpResponse<String> response = post(standIn, "/v1/completions",
+                    "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"Once upon a time\",\"max_tokens\":4}");
+            // then
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode body = JobJson.read(response.body(), JsonNode.class);
+            assertThat(body.path("object").asText()).isEqualTo("text_completion");
+            assertThat(body.path("choices").get(0).path("text").asText().trim().split(" ")).hasSize(4);
+            assertThat(body.path("choices").get(0).path("finish_reason").asText()).isEqualTo("length");
+            assertThat(body.path("usage").path("prompt_tokens").asInt()).isEqualTo(5);
+            assertThat(body.path("usage").path("completion_tokens").asInt()).isEqualTo(4);
+            assertThat(body.path("usage").path("total_tokens").asInt()).isEqualTo(9);
+        }
+    }
+
+    @Test
+    void completions_shouldRejectUnknownModelAndWrongKey_likeVllm() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults().withApiKey("k"))) {
+            HttpResponse<String> noKey = post(standIn, "/v1/completions", "{\"model\":\"stand-in/tiny-llm\"}");
+            assertThat(noKey.statusCode()).isEqualTo(401);
+            HttpResponse<String> wrongModel = http.send(HttpRequest.newBuilder(standIn.url().resolve(
+                    "/v1/completions")).header("Authorization", "Bearer k").POST(HttpRequest.BodyPublishers.ofString(
+                    "{\"model\":\"other\",\"prompt\":\"x\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(wrongModel.statusCode()).isEqualTo(404);
+            assertThat(JobJson.read(wrongModel.body(), JsonNode.class).path("object").asText()).isEqualTo("error");
+        }
+    }
+
+    @Test
+    void engine_shouldBatchConcurrentSequences_soThroughputGrowsWithConcurrency() throws Exception {
+        var settings = VllmStandIn.Settings.defaults().withMaxSequences(16).withStep(Duration.ofMillis(3), 0.01)
+                .withIgnoreEos(true);
+        try (VllmStandIn standIn = VllmStandIn.start(settings)) {
+            timeConcurrent(standIn, 16, 5); // connections and threads warm
+            // when one request alone, then 16 at once
+            long single = timeConcurrent(standIn, 1, 100);
+            long sixteen = timeConcurrent(standIn, 16, 100);
+            // then 16 sequences of 100 tokens take about as long as one (300 ms per step x 1.15), not 16 times
+            assertThat(single).isGreaterThanOrEqualTo(300);
+            assertThat(sixteen).isLessThan(single * 2);
+        }
+    }
+
+    @Test
+    void metrics_shouldReportWaitingRequests_whenMoreThanTheBatchArrive() throws Exception {
+        var settings = VllmStandIn.Settings.defaults().withMaxSequences(2).withStep(Duration.ofMillis(5), 0.01)
+                .withIgnoreEos(true);
+        try (VllmStandIn standIn = VllmStandIn.start(settings)) {
+            // given 6 concurrent requests of 60 tokens (300 ms each) on 2 slots
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                calls.add(CompletableFuture.supplyAsync(() -> uncheckedPost(standIn, 60), pool));
+            }
+            Thread.sleep(150);
+            // when
+            String metrics = http.send(HttpRequest.newBuilder(standIn.url().resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            // then
+            assertThat(ServerLoad.fromPrometheus(metrics)).contains(new ServerLoad(2, 4));
+            calls.forEach(CompletableFuture::join);
+            pool.shutdown();
+            assertThat(standIn.maxWaitingSeen()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void faults_shouldFailMatchingCalls_thenRecover_andGoDownAndUp() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            standIn.failNext(2, "flaky");
+            String body = "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"a flaky prompt\",\"max_tokens\":2}";
+            assertThat(post(standIn, "/v1/completions", body).statusCode()).isEqualTo(500);
+            assertThat(post(standIn, "/v1/completions", body).statusCode()).isEqualTo(500);
+            assertThat(post(standIn, "/v1/completions", body).statusCode()).isEqualTo(200);
+            assertThat(standIn.completionsWith("flaky")).isEqualTo(3);
+
+            standIn.down();
+            assertThatThrownBy(() -> post(standIn, "/health", null)).isInstanceOf(ConnectException.class);
+            standIn.up();
+            assertThat(post(standIn, "/health", null).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void speech_shouldReturnAWavWhoseLengthFollowsTheText() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(standIn.url().resolve(
+                    "/v1/audio/speech")).POST(HttpRequest.BodyPublishers.ofString(
+                    "{\"model\":\"stand-in/tiny-llm\",\"input\":\"Hello there\",\"voice\":\"alloy\","
+                            + "\"response_format\":\"wav\"}")).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).contains("audio/wav");
+            Wav.Info info = Wav.parse(response.body()).orElseThrow();
+            assertThat(info.sampleRate()).isEqualTo(24_000);
+            assertThat(info.durationMs(response.body().length)).isEqualTo(11 * SpeechTone.MS_PER_CHAR);
+        }
+    }
+
+    private long timeConcurrent(VllmStandIn standIn, int concurrency, int tokens) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+        long start = System.nanoTime();
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < concurrency; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> uncheckedPost(standIn, tokens), pool));
+        }
+        calls.forEach(c -> assertThat(c.join().statusCode()).isEqualTo(200));
+        pool.shutdown();
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private HttpResponse<String> uncheckedPost(VllmStandIn standIn, int tokens) {
+        try {
+            return post(standIn, "/v1/completions", "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"p\",\"max_tokens\":"
+                    + tokens + "}");
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private HttpResponse<String> post(VllmStandIn standIn, String path, String json)
+            throws IOException, InterruptedException {
+        URI uri = standIn.url().resolve(path);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri);
+        if (json == null) {
+            request.GET();
+        } else {
+            request.POST(HttpRequest.BodyPublishers.ofString(json));
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
