@@ -41,6 +41,11 @@ public final class LocalStack implements AutoCloseable {
     static final Duration WORKER_START_LIMIT = Duration.ofMinutes(5);
     static final Duration WORKER_DRAIN_LIMIT = Duration.ofSeconds(110);
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+    /**
+     * Router invocations at once. One execution environment, as {@code sam local} runs; raising it (N environments
+     * sharing one JVM) did not raise throughput on 2 cores, where the workers use the CPU.
+     */
+    static final int ROUTER_CONCURRENCY = 1;
 
     private final LaunchOptions options;
     private final Console console;
@@ -108,8 +113,8 @@ public final class LocalStack implements AutoCloseable {
         ComponentEnvironment env = new ComponentEnvironment(aws);
 
         step("starting the router function from " + packages.repo().relativize(routerZip));
-        router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15), env.router()),
-                routerZip, childClasses);
+        router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15), env.router())
+                .withConcurrency(ROUTER_CONCURRENCY), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
             sns = startSns();

@@ -46,24 +46,28 @@ public final class LambdaHost {
     private final Object handler;
     private final Method handleRequest;
     private final Class<?> contextType;
-    private final ExecutorService environment = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lambda-environment");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService environments;
 
     private LambdaHost(String functionName, int memoryMb, long timeoutMillis, Object handler, Method handleRequest,
-                       Class<?> contextType) {
+                       Class<?> contextType, int concurrency) {
         this.functionName = functionName;
         this.memoryMb = memoryMb;
         this.timeoutMillis = timeoutMillis;
         this.handler = handler;
         this.handleRequest = handleRequest;
         this.contextType = contextType;
+        this.environments = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "lambda-environment");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
-    /** Arguments: {@code --name NAME --port PORT [--handler CLASS] [--timeout-seconds N] [--memory-mb N]
-     * [--no-warm]}. */
+    /**
+     * Arguments: {@code --name NAME --port PORT [--handler CLASS] [--timeout-seconds N] [--memory-mb N]
+     * [--concurrency N] [--no-warm]}. Concurrency 1 (the default) is one execution environment; N lets N events run
+     * at once, as N environments of a function would (sharing this JVM).
+     */
     public static void main(String[] args) throws Exception {
         ChildSupport.superviseByParent();
         Map<String, String> options = parse(args);
@@ -72,7 +76,8 @@ public final class LambdaHost {
         long started = System.nanoTime();
         LambdaHost host = init(name, options.getOrDefault("handler", DEFAULT_HANDLER),
                 Integer.parseInt(options.getOrDefault("memory-mb", "512")),
-                Long.parseLong(options.getOrDefault("timeout-seconds", "30")) * 1000);
+                Long.parseLong(options.getOrDefault("timeout-seconds", "30")) * 1000,
+                Integer.parseInt(options.getOrDefault("concurrency", "1")));
         if (!options.containsKey("no-warm") && DEFAULT_HANDLER.equals(host.handler.getClass().getName())) {
             // What the first invocation would do (start the Quarkus application); done here so that configuration
             // errors show at start-up rather than on the first request.
@@ -80,20 +85,20 @@ public final class LambdaHost {
         }
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
         server.createContext(INVOKE_PATH_PREFIX, host::serve);
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.setExecutor(Executors.newFixedThreadPool(16));
         server.start();
         long initMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         System.out.println(READY_MARKER + " port=" + server.getAddress().getPort() + " init-ms=" + initMs);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(0), "invoke-api-stop"));
     }
 
-    private static LambdaHost init(String name, String handlerClass, int memoryMb, long timeoutMillis)
-            throws ReflectiveOperationException {
+    private static LambdaHost init(String name, String handlerClass, int memoryMb, long timeoutMillis,
+                                   int concurrency) throws ReflectiveOperationException {
         Class<?> contextType = Class.forName(CONTEXT_CLASS);
         Object handler = Class.forName(handlerClass).getConstructor().newInstance();
         Method method = handler.getClass().getMethod("handleRequest", InputStream.class, OutputStream.class,
                 contextType);
-        return new LambdaHost(name, memoryMb, timeoutMillis, handler, method, contextType);
+        return new LambdaHost(name, memoryMb, timeoutMillis, handler, method, contextType, Math.max(1, concurrency));
     }
 
     private void serve(HttpExchange exchange) throws IOException {
@@ -113,7 +118,7 @@ public final class LambdaHost {
 
     private Invocation invoke(byte[] event, String requestId) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        Future<byte[]> running = environment.submit(() -> {
+        Future<byte[]> running = environments.submit(() -> {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Object context = LambdaContext.create(contextType, LOGGER_CLASS, functionName, requestId, memoryMb,
                     deadline);

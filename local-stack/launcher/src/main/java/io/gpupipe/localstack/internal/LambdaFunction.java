@@ -50,10 +50,15 @@ public final class LambdaFunction implements FunctionInvoker {
 
     /** What differs between functions: name, memory, timeout, handler class and the function's own variables. */
     public record Spec(String name, int memoryMb, Duration timeout, Map<String, String> environment,
-                       String handler) {
+                       String handler, int concurrency) {
         /** A Quarkus function (handler {@code QuarkusStreamHandler}, as every gpupipe function deploys). */
         public Spec(String name, int memoryMb, Duration timeout, Map<String, String> environment) {
-            this(name, memoryMb, timeout, environment, LambdaHost.DEFAULT_HANDLER);
+            this(name, memoryMb, timeout, environment, LambdaHost.DEFAULT_HANDLER, 1);
+        }
+
+        /** The same function allowed {@code n} concurrent invocations (n execution environments). */
+        public Spec withConcurrency(int n) {
+            return new Spec(name, memoryMb, timeout, environment, handler, n);
         }
     }
 
@@ -68,6 +73,7 @@ public final class LambdaFunction implements FunctionInvoker {
                 "-Xmx" + Math.max(128, spec.memoryMb() / 2) + "m",
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
                 LambdaHost.class.getName(), "--name", spec.name(), "--port", "0", "--handler", spec.handler(),
+                "--concurrency", Integer.toString(spec.concurrency()),
                 "--memory-mb", Integer.toString(spec.memoryMb()),
                 "--timeout-seconds", Long.toString(spec.timeout().toSeconds()));
         Map<String, String> env = new LinkedHashMap<>(lambdaEnvironment(spec, packageClasspath.get(0)));

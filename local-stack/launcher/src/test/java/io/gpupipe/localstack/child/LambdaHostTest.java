@@ -39,7 +39,7 @@ class LambdaHostTest {
                 .map(Path::of).toList();
         Path childClasses = ComponentPackages.extractChildClasses(dir.resolve("child"));
         function = LambdaFunction.start(new LambdaFunction.Spec("echo", 256, Duration.ofSeconds(5),
-                Map.of("EXTRA", "1"), EchoHandler.class.getName()), classpath, childClasses, dir,
+                Map.of("EXTRA", "1"), EchoHandler.class.getName(), 1), classpath, childClasses, dir,
                 new Console(new PrintStream(OUTPUT, true, StandardCharsets.UTF_8)));
         function.awaitReady(Duration.ofSeconds(30));
     }
