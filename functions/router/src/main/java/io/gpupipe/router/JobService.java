@@ -58,10 +58,12 @@ public final class JobService {
         Instant now = clock.instant();
         InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now);
         RoutingDecision decision = policy.route(job);
-        if (!store.createMarker(JobState.queued(job, decision.tier(), now))) {
-            return view(job.requestId()).<SubmitOutcome>map(SubmitOutcome.Duplicate::new)
-                    .orElseGet(() -> new SubmitOutcome.Unavailable(job.requestId(),
-                            "a concurrent submission of this requestId is in progress; retry"));
+        JobState marker = JobState.queued(job, decision.tier(), now);
+        Optional<StoredMarker> existing = createOrRead(marker);
+        if (existing.isPresent() && !existing.get().state().equals(marker)) {
+            JobView current = JobView.of(job.requestId(), existing.map(StoredMarker::state),
+                    store.readResult(job.requestId())).orElseThrow();
+            return new SubmitOutcome.Duplicate(current);
         }
         try {
             queue.send(job, decision.tier());
@@ -112,6 +114,22 @@ public final class JobService {
         }
         return view(id).<CancelOutcome>map(CancelOutcome.NotCancellable::new)
                 .orElseGet(() -> new CancelOutcome.NotFound(id));
+    }
+
+    /**
+     * Creates the marker; empty when this call created it. Otherwise the marker found: when it equals ours (same
+     * submittedAt to the nanosecond) an SDK retry of our own create met the object its first attempt had written.
+     */
+    private Optional<StoredMarker> createOrRead(JobState marker) {
+        if (store.createMarker(marker)) {
+            return Optional.empty();
+        }
+        Optional<StoredMarker> existing = store.readMarker(marker.requestId());
+        if (existing.isEmpty()) {
+            throw new StoreUnavailableException("the marker of " + marker.requestId()
+                    + " exists but cannot be read (concurrent submission being rolled back?)", null);
+        }
+        return existing;
     }
 
     private Optional<JobView> view(String id) {

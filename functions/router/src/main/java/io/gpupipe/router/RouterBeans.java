@@ -34,10 +34,11 @@ public class RouterBeans {
         return Clock.systemUTC();
     }
 
+    /** EMF lines go to stdout (looked up per line, so that a redirected System.out is honoured). */
     @Produces
     @Singleton
     RoutingMetrics routingMetrics(Clock clock) {
-        return new RoutingMetrics(System.out::println, clock);
+        return new RoutingMetrics(line -> System.out.println(line), clock);
     }
 
     @Produces

@@ -146,6 +146,40 @@ class JobServiceTest {
         assertThat(probe.marker(id)).isEmpty();
     }
 
+    @Test
+    void submit_shouldStillEnqueue_whenTheCreateIsRetriedAfterItsFirstAttemptWroteTheMarker() {
+        // given a store whose create writes the marker but reports 412, as an SDK retry of a timed-out PUT does
+        JobService service = service(new RetriedCreateStore(store), line -> { });
+        String id = UUID.randomUUID().toString();
+
+        // when
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}");
+
+        // then
+        assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+    }
+
+    @Test
+    void submit_shouldAnswerDuplicateAndEnqueueNothing_whenAnotherSubmissionWroteTheMarker() {
+        // given
+        String id = UUID.randomUUID().toString();
+        JobService service = service(store, line -> { });
+        service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"First\"}");
+        probe.purgeTierQueues();
+
+        // when: same clock instant, so only the content (tier) tells the markers apart
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id
+                + "\",\"prompt\":\"Second\",\"route\":\"large\"}");
+
+        // then
+        assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
+        assertThat(((SubmitOutcome.Duplicate) outcome).view().tier()).isEqualTo(Tier.SMALL);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+    }
+
     private JobService service(JobStore jobStore, Consumer<String> metricsSink) {
         SqsJobQueue queue = new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE),
                 Tier.LARGE, aws.queueUrl(LocalAws.LARGE_QUEUE)));
@@ -153,20 +187,40 @@ class JobServiceTest {
                 new RoutingMetrics(metricsSink, CLOCK), CLOCK, Duration.ofMinutes(15));
     }
 
-    /** Delegates to the real store, but a "worker" rewrites the marker as running before each replace. */
-    private static final class WorkerRacingStore implements JobStore {
-        private final JobStore delegate;
+    /** Writes the marker through the real store, then answers "already exists" like a retried create would. */
+    private static final class RetriedCreateStore extends ForwardingStore {
+        RetriedCreateStore(JobStore delegate) {
+            super(delegate);
+        }
 
+        @Override
+        public boolean createMarker(JobState marker) {
+            assertThat(super.createMarker(marker)).isTrue();
+            return super.createMarker(marker);
+        }
+    }
+
+    /** Delegates to the real store, but a "worker" rewrites the marker as running before each replace. */
+    private static final class WorkerRacingStore extends ForwardingStore {
         WorkerRacingStore(JobStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public boolean replaceMarker(JobState marker, String eTag) {
-            JobState running = delegate.readMarker(marker.requestId()).orElseThrow().state().running("task", NOW);
+            JobState running = readMarker(marker.requestId()).orElseThrow().state().running("task", NOW);
             probe.s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(marker.requestId())),
                     RequestBody.fromString(JobJson.write(running)));
-            return delegate.replaceMarker(marker, eTag);
+            return super.replaceMarker(marker, eTag);
+        }
+    }
+
+    /** A JobStore passing every call to the real one; subclasses interpose on one call. */
+    private abstract static class ForwardingStore implements JobStore {
+        private final JobStore delegate;
+
+        ForwardingStore(JobStore delegate) {
+            this.delegate = delegate;
         }
 
         @Override
@@ -182,6 +236,11 @@ class JobServiceTest {
         @Override
         public Optional<JobResult> readResult(String requestId) {
             return delegate.readResult(requestId);
+        }
+
+        @Override
+        public boolean replaceMarker(JobState marker, String eTag) {
+            return delegate.replaceMarker(marker, eTag);
         }
 
         @Override

@@ -5,6 +5,6 @@ import io.gpupipe.model.Tier;
 
 /** The tier queues. Failures throw {@link io.gpupipe.router.exception.QueueUnavailableException}. */
 public interface JobQueue {
-    /** Sends {@code job} to the queue of {@code tier} with the tier/task/priority attributes; returns the message id. */
+    /** Sends {@code job} to the queue of {@code tier} with tier/task/priority attributes; returns the message id. */
     String send(InferenceJob job, Tier tier);
 }

@@ -1,0 +1,63 @@
+package io.gpupipe.router;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+
+/**
+ * Counts AWS SDK API calls ({@code Service.Operation}) and HTTP attempts, registered on the Quarkus-managed SQS and S3
+ * clients through {@code quarkus.sqs.interceptors} / {@code quarkus.s3.interceptors} by the benchmark's profile.
+ */
+public class CallCountingInterceptor implements ExecutionInterceptor {
+    private static final Map<String, LongAdder> CALLS = new ConcurrentHashMap<>();
+    private static final Map<String, LongAdder> RESPONSES = new ConcurrentHashMap<>();
+    private static final LongAdder ATTEMPTS = new LongAdder();
+
+    @Override
+    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        String name = attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME) + "."
+                + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+        CALLS.computeIfAbsent(name, k -> new LongAdder()).increment();
+    }
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        ATTEMPTS.increment();
+    }
+
+    @Override
+    public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
+        String name = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME) + " "
+                + context.httpResponse().statusCode();
+        RESPONSES.computeIfAbsent(name, k -> new LongAdder()).increment();
+    }
+
+    static void reset() {
+        CALLS.clear();
+        RESPONSES.clear();
+        ATTEMPTS.reset();
+    }
+
+    /** Calls per operation since the last reset, sorted by name. */
+    static Map<String, Long> calls() {
+        Map<String, Long> snapshot = new TreeMap<>();
+        CALLS.forEach((name, count) -> snapshot.put(name, count.sum()));
+        return snapshot;
+    }
+
+    /** HTTP responses by operation and status since the last reset (attempts without one failed on I/O). */
+    static Map<String, Long> responses() {
+        Map<String, Long> snapshot = new TreeMap<>();
+        RESPONSES.forEach((name, count) -> snapshot.put(name, count.sum()));
+        return snapshot;
+    }
+
+    static long attempts() {
+        return ATTEMPTS.sum();
+    }
+}

@@ -1,0 +1,151 @@
+package io.gpupipe.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.quarkus.amazon.lambda.http.LambdaHttpHandler;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Router handler latency over 10,000 in-process API Gateway v2 events (warm JVM, after 1,000 warm-up events),
+ * calling {@link LambdaHttpHandler} as the Lambda runtime does, against the in-JVM SQS/S3 endpoints; plus the SQS
+ * and S3 API calls each request makes. Run: {@code ./mvnw -B -Pbenchmark -pl functions/router verify}.
+ */
+@QuarkusTest
+@TestProfile(RouterLatencyBenchmark.CountingCalls.class)
+@WithTestResource(LocalAwsTestResource.class)
+class RouterLatencyBenchmark {
+    private static final int WARM_UP = Integer.getInteger("benchmark.warm-up", 1_000);
+    private static final int REQUESTS = Integer.getInteger("benchmark.requests", 10_000);
+
+    /** Registers {@link CallCountingInterceptor} on the SQS and S3 clients. */
+    public static class CountingCalls implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.sqs.interceptors", CallCountingInterceptor.class.getName(),
+                    "quarkus.s3.interceptors", CallCountingInterceptor.class.getName(),
+                    "quarkus.log.category.\"software.amazon.awssdk.request\".level",
+                    System.getProperty("benchmark.sdk-log", "INFO"),
+                    "quarkus.log.category.\"software.amazon.awssdk.request\".min-level", "DEBUG");
+        }
+    }
+
+    @Test
+    void routerHandler_latencyAndAwsCallsPerRequest() {
+        LambdaHttpHandler handler = new LambdaHttpHandler();
+        PrintStream console = System.out;
+        LongAdder emfLines = new LongAdder();
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()) {
+            @Override
+            public void println(String line) {
+                emfLines.increment();
+            }
+        });
+        try {
+            run(handler, WARM_UP, i -> submit(UUID.randomUUID().toString(), i), 202);
+            List<String> ids = new ArrayList<>();
+            CallCountingInterceptor.reset();
+            emfLines.reset();
+            Run submits = run(handler, REQUESTS, i -> {
+                String id = UUID.randomUUID().toString();
+                ids.add(id);
+                return submit(id, i);
+            }, 202);
+            Map<String, Long> submitCalls = CallCountingInterceptor.calls();
+            long submitAttempts = CallCountingInterceptor.attempts();
+            Map<String, Long> submitResponses = CallCountingInterceptor.responses();
+            long metrics = emfLines.sum();
+
+            CallCountingInterceptor.reset();
+            Run statuses = run(handler, REQUESTS, i -> request("GET", "/v1/jobs/" + ids.get(i), null), 200);
+            Map<String, Long> statusCalls = CallCountingInterceptor.calls();
+
+            report(console, "POST /v1/jobs (new job: validate, route, marker, enqueue)", submits, submitCalls,
+                    submitAttempts);
+            console.printf("  EMF metric lines per request: %.2f%n", (double) metrics / REQUESTS);
+            console.printf("  HTTP responses (operation status: count): %s%n", submitResponses);
+            report(console, "GET /v1/jobs/{id} (queued job)", statuses, statusCalls,
+                    CallCountingInterceptor.attempts());
+            assertThat(submits.unexpected().values().stream().mapToInt(Integer::intValue).sum())
+                    .as("failed submissions").isLessThan(REQUESTS / 1000);
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    /** Runs {@code count} events; answers other than {@code expectedStatus} are counted, not fatal. */
+    private static Run run(LambdaHttpHandler handler, int count, IntFunction<APIGatewayV2HTTPEvent> events,
+                           int expectedStatus) {
+        long[] nanos = new long[count];
+        Map<Integer, Integer> unexpected = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            APIGatewayV2HTTPEvent event = events.apply(i);
+            long start = System.nanoTime();
+            APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+            nanos[i] = System.nanoTime() - start;
+            if (response.getStatusCode() != expectedStatus) {
+                unexpected.merge(response.getStatusCode(), 1, Integer::sum);
+            }
+        }
+        return new Run(nanos, unexpected);
+    }
+
+    /** Per-request latencies and the count of unexpected answers by status. */
+    private record Run(long[] nanos, Map<Integer, Integer> unexpected) {
+    }
+
+    private static APIGatewayV2HTTPEvent submit(String id, int i) {
+        // one job in ten is large (maxTokens above 1024), as a realistic mix; prompts vary in length
+        int maxTokens = i % 10 == 0 ? 2048 : 128;
+        String prompt = "Explain GPU inference optimization technique number " + i + ". ".repeat(1 + i % 40);
+        return request("POST", "/v1/jobs", "{\"requestId\":\"" + id + "\",\"prompt\":\"" + prompt
+                + "\",\"maxTokens\":" + maxTokens + ",\"temperature\":0.7}");
+    }
+
+    private static APIGatewayV2HTTPEvent request(String method, String path, String body) {
+        return APIGatewayV2HTTPEvent.builder()
+                .withVersion("2.0").withRouteKey("$default").withRawPath(path).withRawQueryString("")
+                .withHeaders(Map.of("content-type", "application/json", "host", "api.example.com",
+                        "x-forwarded-proto", "https"))
+                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withStage("$default")
+                        .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(method)
+                                .withPath(path).withSourceIp("127.0.0.1").build()).build())
+                .withBody(body).withIsBase64Encoded(false).build();
+    }
+
+    private static void report(PrintStream out, String title, Run run, Map<String, Long> calls, long attempts) {
+        long[] sorted = run.nanos().clone();
+        Arrays.sort(sorted);
+        double mean = Arrays.stream(sorted).average().orElse(0) / 1e6;
+        out.printf("%n=== Router benchmark: %s, %,d requests, warm JVM ===%n", title, sorted.length);
+        out.printf("  latency ms: p50 %.2f | p90 %.2f | p99 %.2f | max %.2f | mean %.2f%n",
+                percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99),
+                sorted[sorted.length - 1] / 1e6, mean);
+        out.printf("  unexpected answers by status: %s%n", run.unexpected());
+        long total = calls.values().stream().mapToLong(Long::longValue).sum();
+        out.printf("  SQS+S3 API calls per request: %.3f (HTTP attempts %.3f)%n", (double) total / sorted.length,
+                (double) attempts / sorted.length);
+        calls.forEach((name, count) -> out.printf("    %-20s %.3f%n", name, (double) count / sorted.length));
+    }
+
+    private static double percentile(long[] sorted, int p) {
+        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, index)] / 1e6;
+    }
+}
