@@ -56,7 +56,7 @@ public class RouterBeans {
     @Produces
     @Singleton
     Classifier classifier(RouterConfig config, RoutingMetrics metrics) {
-        if (config.classifier().type() == RouterConfig.ClassifierType.bedrock) {
+        if (config.classifier().type() == RouterConfig.ClassifierType.BEDROCK) {
             RouterConfig.Bedrock bedrock = config.classifier().bedrock();
             return new BedrockConverseClassifier(BedrockClients.create(bedrock), bedrock.modelId(), metrics);
         }

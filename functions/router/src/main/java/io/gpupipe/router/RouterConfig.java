@@ -72,9 +72,9 @@ public interface RouterConfig {
         Optional<String> region();
     }
 
-    /** Classifier implementations. */
+    /** Classifier implementations (configured in lower case: {@code heuristic}, {@code bedrock}). */
     enum ClassifierType {
-        heuristic,
-        bedrock
+        HEURISTIC,
+        BEDROCK
     }
 }
