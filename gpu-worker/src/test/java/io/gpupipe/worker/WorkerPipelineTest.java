@@ -86,10 +86,19 @@ class WorkerPipelineTest {
         String prompt = "Explain continuous batching " + id;
         Instant submittedAt = Instant.now().minusSeconds(2);
         pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 64)
+                .put("temperature", 0.5).put("topP", 0.9).put("priority", 3)
                 .put("submittedAt", submittedAt.toString()).put("callbackUrl", "https://example.com/hook")));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
-        // then
+        // then the model server got the OpenAI completion request
+        var request = standIn.lastCompletionRequest(id).orElseThrow();
+        assertThat(request.path("model").asText()).isEqualTo("stand-in/tiny-llm");
+        assertThat(request.path("prompt").asText()).isEqualTo(prompt);
+        assertThat(request.path("max_tokens").asInt()).isEqualTo(64);
+        assertThat(request.path("temperature").asDouble()).isEqualTo(0.5);
+        assertThat(request.path("top_p").asDouble()).isEqualTo(0.9);
+        assertThat(request.path("priority").asInt()).isEqualTo(3);
+        // and the result says what ran where
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.task()).isEqualTo(Task.GENERATE);
         assertThat(result.result().text()).isNotBlank();

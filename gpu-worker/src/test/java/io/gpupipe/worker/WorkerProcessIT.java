@@ -175,6 +175,7 @@ class WorkerProcessIT {
                     .toString(), "-jar", jar).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(env);
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+            builder.environment().put("QUARKUS_HTTP_HOST", "127.0.0.1");
             return new WorkerProcess(builder.start(), log, port);
         }
 

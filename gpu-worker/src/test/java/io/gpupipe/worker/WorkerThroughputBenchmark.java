@@ -130,7 +130,8 @@ class WorkerThroughputBenchmark {
                 .forcePathStyle(true).credentialsProvider(LocalAws.credentials())
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build()) {
-            var queue = new SqsJobQueue(sqs, aws.queueUrl(LocalAws.LARGE_QUEUE), Optional.of(aws.queueUrl(LocalAws.DLQ)));
+            var queue = new SqsJobQueue(sqs, aws.queueUrl(LocalAws.LARGE_QUEUE),
+                    Optional.of(aws.queueUrl(LocalAws.DLQ)));
             counter.reset();
             Worker worker = new Worker(settings, queue, new S3JobStore(s3, aws.bucket()), backend, events,
                     Clock.systemUTC());

@@ -20,9 +20,9 @@ public class BackendProducer {
     InferenceBackend backend(WorkerConfig config, @RestClient Instance<VllmClient> vllm) {
         if (config.backend() == WorkerConfig.BackendKind.EMBEDDED) {
             WorkerConfig.Embedded embedded = config.embedded();
+            int threads = embedded.threads().orElse(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
             return new EmbeddedBackend(new EmbeddedBackend.Settings(embedded.textModelPath(), embedded.voice(),
-                    embedded.contextSize(), embedded.threads().orElse(Math.max(1, Runtime.getRuntime().availableProcessors() / 2)),
-                    config.model(), config.modelVersion()));
+                    embedded.contextSize(), threads, config.model(), config.modelVersion()));
         }
         WorkerConfig.OpenAi openai = config.openai();
         return new OpenAiBackend(vllm.get(), new OpenAiBackend.Settings(config.model(), config.modelVersion(),

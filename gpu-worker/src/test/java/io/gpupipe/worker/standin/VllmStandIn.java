@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -40,6 +41,7 @@ public final class VllmStandIn implements AutoCloseable {
         return t;
     });
     private final ConcurrentLinkedQueue<String> completionPrompts = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<JsonNode> completionRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
@@ -127,6 +129,12 @@ public final class VllmStandIn implements AutoCloseable {
         return (int) completionPrompts.stream().filter(p -> p.contains(fragment)).count();
     }
 
+    /** The last {@code /v1/completions} body whose prompt contains {@code fragment}. */
+    public Optional<JsonNode> lastCompletionRequest(String fragment) {
+        return completionRequests.stream().filter(b -> b.path("prompt").asText().contains(fragment))
+                .reduce((first, second) -> second);
+    }
+
     public int speechWith(String fragment) {
         return (int) speechInputs.stream().filter(p -> p.contains(fragment)).count();
     }
@@ -201,6 +209,7 @@ public final class VllmStandIn implements AutoCloseable {
             return;
         }
         completionPrompts.add(prompt);
+        completionRequests.add(body);
         if (injectedFailure(exchange, prompt)) {
             return;
         }

@@ -1,0 +1,85 @@
+package io.gpupipe.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpupipe.model.Tier;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** How configuration and the queue's own attributes resolve into the consumer's settings. */
+class WorkerSettingsTest {
+    private static final QueueAttributes QUEUE = new QueueAttributes(Duration.ofSeconds(300), Optional.of(5),
+            Optional.of("http://localhost/000000000000/gpupipe-dlq"));
+
+    @Test
+    void resolve_shouldTakeVisibilityAndReceiveLimitFromTheQueue_whenNotConfigured() {
+        // when
+        WorkerSettings settings = WorkerSettings.resolve(config(Map.of()), QUEUE, "arn:task");
+        // then
+        assertThat(settings.tier()).isEqualTo(Tier.SMALL);
+        assertThat(settings.visibilityTimeout()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(settings.attempts().maxReceiveCount()).isEqualTo(5);
+        assertThat(settings.heartbeat().interval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.heartbeat().extension()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(settings.maxInFlight()).isEqualTo(16);
+        assertThat(settings.waitTime()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(settings.drainGrace()).isEqualTo(Duration.ofSeconds(100));
+        assertThat(settings.modelTimeout()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(settings.adaptive()).hasValueSatisfying(a -> {
+            assertThat(a.max()).isEqualTo(16);
+            assertThat(a.waitingThreshold()).isEqualTo(2);
+        });
+        assertThat(settings.taskArn()).isEqualTo("arn:task");
+    }
+
+    @Test
+    void resolve_shouldUseTheLargeTiersModelTimeout_andConfiguredOverrides() {
+        WorkerSettings settings = WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "large",
+                "gpupipe.worker.max-receive-count", "2", "gpupipe.worker.visibility-timeout", "60s",
+                "gpupipe.worker.max-in-flight", "32", "gpupipe.worker.adaptive.enabled", "false")), QUEUE, "t");
+        assertThat(settings.tier()).isEqualTo(Tier.LARGE);
+        assertThat(settings.modelTimeout()).isEqualTo(Duration.ofSeconds(600));
+        assertThat(settings.attempts().maxReceiveCount()).isEqualTo(2);
+        assertThat(settings.visibilityTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(settings.heartbeat().interval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(settings.maxInFlight()).isEqualTo(32);
+        assertThat(settings.adaptive()).isEmpty();
+    }
+
+    @Test
+    void resolve_shouldFallBackToThreeAttempts_whenTheQueueHasNoRedrivePolicy() {
+        var bare = new QueueAttributes(Duration.ofSeconds(30), Optional.empty(), Optional.empty());
+        assertThat(WorkerSettings.resolve(config(Map.of()), bare, "t").attempts().maxReceiveCount()).isEqualTo(3);
+    }
+
+    @Test
+    void resolve_shouldReject_aHeartbeatThatCannotKeepUpWithTheVisibilityTimeout() {
+        assertThatThrownBy(() -> WorkerSettings.resolve(config(Map.of("gpupipe.worker.heartbeat.interval", "200s")),
+                QUEUE, "t")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeat");
+    }
+
+    @Test
+    void resolve_shouldReject_aWaitTimeAboveTheSqsLimit() {
+        assertThatThrownBy(() -> WorkerSettings.resolve(config(Map.of("gpupipe.worker.wait-time", "30s")), QUEUE,
+                "t")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait-time");
+    }
+
+    private static WorkerConfig config(Map<String, String> overrides) {
+        Map<String, String> values = new HashMap<>(Map.of("gpupipe.worker.tier", "small",
+                "gpupipe.worker.queue-url", "http://localhost/000000000000/gpupipe-small",
+                "gpupipe.worker.bucket", "gpupipe-results"));
+        values.putAll(overrides);
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(WorkerConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter()) // Quarkus's "20s" syntax
+                .withSources(new PropertiesConfigSource(values, "test", 500)).build();
+        return config.getConfigMapping(WorkerConfig.class);
+    }
+}
