@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class RouterLatencyBenchmark {
     private static final int WARM_UP = Integer.getInteger("benchmark.warm-up", 1_000);
     private static final int REQUESTS = Integer.getInteger("benchmark.requests", 10_000);
+    private static final int LARGE_EVERY = Integer.getInteger("benchmark.large-every", 10);
 
     /** Registers {@link CallCountingInterceptor} on the SQS and S3 clients. */
     public static class CountingCalls implements QuarkusTestProfile {
@@ -112,7 +113,7 @@ class RouterLatencyBenchmark {
 
     private static APIGatewayV2HTTPEvent submit(String id, int i) {
         // one job in ten is large (maxTokens above 1024), as a realistic mix; prompts vary in length
-        int maxTokens = i % 10 == 0 ? 2048 : 128;
+        int maxTokens = LARGE_EVERY > 0 && i % LARGE_EVERY == 0 ? 2048 : 128;
         String prompt = "Explain GPU inference optimization technique number " + i + ". ".repeat(1 + i % 40);
         return request("POST", "/v1/jobs", "{\"requestId\":\"" + id + "\",\"prompt\":\"" + prompt
                 + "\",\"maxTokens\":" + maxTokens + ",\"temperature\":0.7}");
