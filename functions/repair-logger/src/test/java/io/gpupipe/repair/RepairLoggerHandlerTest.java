@@ -4,8 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localaws.standin.InjectSnsStandIn;
+import io.gpupipe.localaws.standin.SnsStandIn;
+import io.gpupipe.localaws.standin.SnsStandInResource;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.repair.GpuXids;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -19,8 +23,11 @@ import org.junit.jupiter.api.Test;
 
 /** Posts the events/ samples through the mock Lambda event server to the real handler. */
 @QuarkusTest
-@WithTestResource(SnsStandInResource.class)
+@WithTestResource(value = SnsStandInResource.class, initArgs = @ResourceArg(name = "gpupipe.repair.alarm-topic-arn",
+        value = RepairLoggerHandlerTest.ALARM_TOPIC))
 class RepairLoggerHandlerTest {
+    static final String ALARM_TOPIC = "arn:aws:sns:us-east-1:123456789012:gpupipe-alarms";
+
     @InjectSnsStandIn
     SnsStandIn sns;
 
@@ -48,7 +55,7 @@ class RepairLoggerHandlerTest {
         // the alarm, readable, on the alarm topic
         assertThat(sns.published()).hasSize(1);
         SnsStandIn.Published alarm = sns.published().get(0);
-        assertThat(alarm.topicArn()).isEqualTo(SnsStandInResource.ALARM_TOPIC);
+        assertThat(alarm.topicArn()).isEqualTo(ALARM_TOPIC);
         assertThat(alarm.subject()).isEqualTo("GPU fault XID 79 on i-0a1b2c3d4e5f67890 (gpupipe)");
         assertThat(alarm.message()).contains("XID 79 (GPU has fallen off the bus)")
                 .contains("Cluster: gpupipe")

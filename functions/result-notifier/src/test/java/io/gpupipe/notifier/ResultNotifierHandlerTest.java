@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.localaws.standin.InjectSnsStandIn;
+import io.gpupipe.localaws.standin.SnsStandIn;
+import io.gpupipe.localaws.standin.SnsStandInResource;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
@@ -16,6 +19,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -40,8 +44,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-@WithTestResource(SnsStandInResource.class)
+@WithTestResource(value = SnsStandInResource.class, initArgs = {
+        @ResourceArg(name = "gpupipe.notifier.success-topic-arn", value = ResultNotifierHandlerTest.SUCCESS_TOPIC),
+        @ResourceArg(name = "gpupipe.notifier.error-topic-arn", value = ResultNotifierHandlerTest.ERROR_TOPIC)})
 class ResultNotifierHandlerTest {
+    static final String SUCCESS_TOPIC = "arn:aws:sns:us-east-1:123456789012:gpupipe-results-succeeded";
+    static final String ERROR_TOPIC = "arn:aws:sns:us-east-1:123456789012:gpupipe-results-failed";
     static final String SECRET = "test-callback-secret";
     static final String A = "550e8400-e29b-41d4-a716-446655440000";
     static final String B = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
@@ -95,7 +103,7 @@ class ResultNotifierHandlerTest {
         // the SNS event: compact, on the success topic, filterable
         assertThat(sns.published()).hasSize(1);
         SnsStandIn.Published published = sns.published().get(0);
-        assertThat(published.topicArn()).isEqualTo(SnsStandInResource.SUCCESS_TOPIC);
+        assertThat(published.topicArn()).isEqualTo(SUCCESS_TOPIC);
         assertThat(JobJson.read(published.message(), Map.class)).isEqualTo(Map.of(
                 "requestId", A, "status", "succeeded", "task", "generate", "tier", "small",
                 "resultLocation", "s3://gpupipe-results/results/" + A + ".json",
@@ -129,7 +137,7 @@ class ResultNotifierHandlerTest {
         // then
         assertThat(report.at("/items/0/callback").asText()).isEqualTo("NONE");
         assertThat(sns.published()).singleElement().satisfies(p -> {
-            assertThat(p.topicArn()).isEqualTo(SnsStandInResource.ERROR_TOPIC);
+            assertThat(p.topicArn()).isEqualTo(ERROR_TOPIC);
             JsonNode event = JobJson.read(p.message(), JsonNode.class);
             assertThat(event.get("status").asText()).isEqualTo("failed");
             assertThat(event.get("errorCode").asText()).isEqualTo("model_timeout");
@@ -170,7 +178,7 @@ class ResultNotifierHandlerTest {
         assertThat(report.at("/items/4/reason").asText()).contains("169.254.169.254").contains("link-local");
         // SNS got the three results, each on its topic
         assertThat(sns.published()).extracting(SnsStandIn.Published::topicArn).containsExactly(
-                SnsStandInResource.SUCCESS_TOPIC, SnsStandInResource.SUCCESS_TOPIC, SnsStandInResource.ERROR_TOPIC);
+                SUCCESS_TOPIC, SUCCESS_TOPIC, ERROR_TOPIC);
         // the flaky receiver got three signed tries, the dead one exactly max-attempts (3), nothing went elsewhere
         assertThat(receiver.received("/hooks/flaky")).hasSize(3).allSatisfy(call -> assertThat(
                 CallbackSignature.verify(SECRET, call.signature(), call.timestamp(), call.body(), Instant.now(),

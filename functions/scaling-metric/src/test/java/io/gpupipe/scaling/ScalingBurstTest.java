@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.localaws.standin.CloudWatchStandIn;
+import io.gpupipe.localaws.standin.CloudWatchStandInResource;
+import io.gpupipe.localaws.standin.EcsStandIn;
+import io.gpupipe.localaws.standin.EcsStandInResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
@@ -26,7 +31,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-@WithTestResource(AwsStandInsResource.class)
+@WithTestResource(value = EcsStandInResource.class, initArgs = @ResourceArg(
+        name = EcsStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.ecs-endpoint-override"))
+@WithTestResource(value = CloudWatchStandInResource.class, initArgs = @ResourceArg(
+        name = CloudWatchStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.cloudwatch-endpoint-override"))
 class ScalingBurstTest {
     @InjectLocalAws
     LocalAws aws;

@@ -2,10 +2,12 @@ package io.gpupipe.localstack;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
+import io.gpupipe.localaws.standin.CloudWatchStandIn;
+import io.gpupipe.localaws.standin.EcsStandIn;
+import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
-import io.gpupipe.localstack.aws.ControlPlaneStandIn;
-import io.gpupipe.localstack.aws.SnsStandIn;
+import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.localstack.events.MetricSchedule;
 import io.gpupipe.localstack.events.S3EventDelivery;
 import io.gpupipe.localstack.exception.StartupException;
@@ -57,7 +59,8 @@ public final class LocalStack implements AutoCloseable {
     private Path textModel;
     private LocalAws aws;
     private SnsStandIn sns;
-    private ControlPlaneStandIn controlPlane;
+    private EcsStandIn ecs;
+    private CloudWatchStandIn cloudWatch;
     private LambdaFunction router;
     private LambdaFunction notifier;
     private LambdaFunction scalingMetric;
@@ -127,10 +130,10 @@ public final class LocalStack implements AutoCloseable {
         }
         Optional<Path> scalingZip = packages.functionZip("scaling-metric");
         if (scalingZip.isPresent()) {
-            controlPlane = startControlPlane();
+            startControlPlane();
             step("starting the scaling-metric function");
             scalingMetric = startFunction(new LambdaFunction.Spec("scaling-metric", 768, Duration.ofSeconds(50),
-                    env.scalingMetric(controlPlane.endpoint(), controlPlane.endpoint())),
+                    env.scalingMetric(ecs.endpoint(), cloudWatch.endpoint())),
                     scalingZip.get(), childClasses);
         } else {
             notes.add("scaling metric: not built (functions/scaling-metric/target/function.zip), so no schedule");
@@ -164,13 +167,14 @@ public final class LocalStack implements AutoCloseable {
         ensureOpen();
     }
 
-    private ControlPlaneStandIn startControlPlane() {
+    private void startControlPlane() {
         try {
-            return ControlPlaneStandIn.start(console, service -> {
+            ecs = LocalStandIns.ecs(service -> {
                 WorkerProcess worker = service.endsWith("-small") ? workers.get(Tier.SMALL)
                         : service.endsWith("-large") ? workers.get(Tier.LARGE) : null;
                 return worker != null && worker.process().isAlive() ? 1 : 0;
             });
+            cloudWatch = LocalStandIns.cloudWatch(console);
         } catch (IOException e) {
             throw new StartupException("cannot start the local ECS/CloudWatch stand-in: " + e.getMessage(), e);
         }
@@ -184,7 +188,7 @@ public final class LocalStack implements AutoCloseable {
 
     private SnsStandIn startSns() {
         try {
-            return SnsStandIn.start(console);
+            return LocalStandIns.sns(console);
         } catch (IOException e) {
             throw new StartupException("cannot start the local SNS stand-in: " + e.getMessage(), e);
         }
@@ -287,8 +291,12 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(scalingMetric);
     }
 
-    public Optional<ControlPlaneStandIn> controlPlane() {
-        return Optional.ofNullable(controlPlane);
+    public Optional<EcsStandIn> ecs() {
+        return Optional.ofNullable(ecs);
+    }
+
+    public Optional<CloudWatchStandIn> cloudWatch() {
+        return Optional.ofNullable(cloudWatch);
     }
 
     public Optional<SnsStandIn> sns() {
@@ -340,8 +348,11 @@ public final class LocalStack implements AutoCloseable {
                 function.stop(Duration.ofSeconds(10));
             }
         }
-        if (controlPlane != null) {
-            controlPlane.close();
+        if (ecs != null) {
+            ecs.close();
+        }
+        if (cloudWatch != null) {
+            cloudWatch.close();
         }
         if (sns != null) {
             sns.close();

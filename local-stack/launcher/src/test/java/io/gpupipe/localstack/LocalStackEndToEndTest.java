@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.localstack.aws.ControlPlaneStandIn;
+import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
@@ -244,11 +244,12 @@ class LocalStackEndToEndTest {
         assumeTrue(stack.scalingMetric().isPresent(), "skipped: functions/scaling-metric/target/function.zip not "
                 + "built");
         // when: the schedule runs every 3 s in this test
-        ControlPlaneStandIn controlPlane = stack.controlPlane().orElseThrow();
-        awaitTrue(() -> !controlPlane.published().isEmpty(), "a PutMetricData call from the scaling-metric function");
+        CloudWatchStandIn cloudWatch = stack.cloudWatch().orElseThrow();
+        awaitTrue(() -> !cloudWatch.puts().isEmpty(), "a PutMetricData call from the scaling-metric function");
         // then
         assertThat(stack.schedule().orElseThrow().runs()).isPositive();
-        assertThat(controlPlane.published()).allMatch(d -> !Double.isNaN(d.value()));
+        assertThat(cloudWatch.puts().stream().flatMap(call -> call.data().stream()))
+                .allMatch(d -> !Double.isNaN(d.value()));
     }
 
     @Test

@@ -1,8 +1,9 @@
 package io.gpupipe.localstack.internal;
 
 import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.Backend;
-import io.gpupipe.localstack.aws.SnsStandIn;
+import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.model.Tier;
 import java.net.URI;
 import java.nio.file.Path;
@@ -52,8 +53,8 @@ public final class ComponentEnvironment {
     public Map<String, String> notifier(SnsStandIn sns) {
         Map<String, String> env = awsClients();
         env.put("QUARKUS_SNS_ENDPOINT_OVERRIDE", sns.endpoint().toString());
-        env.put("GPUPIPE_NOTIFIER_SUCCESS_TOPIC_ARN", SnsStandIn.SUCCESS_TOPIC);
-        env.put("GPUPIPE_NOTIFIER_ERROR_TOPIC_ARN", SnsStandIn.ERROR_TOPIC);
+        env.put("GPUPIPE_NOTIFIER_SUCCESS_TOPIC_ARN", LocalStandIns.SUCCESS_TOPIC);
+        env.put("GPUPIPE_NOTIFIER_ERROR_TOPIC_ARN", LocalStandIns.ERROR_TOPIC);
         env.put("GPUPIPE_NOTIFIER_CALLBACK_SECRET", CALLBACK_SECRET);
         env.put("GPUPIPE_NOTIFIER_ALLOWED_CALLBACK_HOSTS", "localhost,127.0.0.1");
         return env;

@@ -3,6 +3,8 @@ package io.gpupipe.localstack.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.standin.CloudWatchStandIn;
+import io.gpupipe.localaws.standin.EcsStandIn;
 import io.gpupipe.localstack.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -19,20 +21,25 @@ import software.amazon.awssdk.services.cloudwatch.model.StandardUnit;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.model.DescribeServicesResponse;
 
-/** The ECS and CloudWatch stand-ins driven by the real SDK 2.57.8 clients (JSON 1.1 and RPC v2 CBOR). */
+/**
+ * The local stack's ECS and CloudWatch stand-ins (shared from local-aws) driven by the real SDK 2.57.8 clients (JSON
+ * 1.1 and RPC v2 CBOR).
+ */
 class ControlPlaneStandInTest {
     private static final ByteArrayOutputStream OUTPUT = new ByteArrayOutputStream();
-    private static ControlPlaneStandIn standIn;
+    private static EcsStandIn ecsStandIn;
+    private static CloudWatchStandIn cloudWatchStandIn;
     private static CloudWatchClient cloudWatch;
     private static EcsClient ecs;
 
     @BeforeAll
     static void start() throws Exception {
-        standIn = ControlPlaneStandIn.start(new Console(new PrintStream(OUTPUT, true, StandardCharsets.UTF_8)),
-                service -> service.endsWith("-small") ? 1 : 0);
-        cloudWatch = CloudWatchClient.builder().endpointOverride(standIn.endpoint()).region(Region.US_EAST_1)
+        ecsStandIn = LocalStandIns.ecs(service -> service.endsWith("-small") ? 1 : 0);
+        cloudWatchStandIn = LocalStandIns.cloudWatch(new Console(new PrintStream(OUTPUT, true,
+                StandardCharsets.UTF_8)));
+        cloudWatch = CloudWatchClient.builder().endpointOverride(cloudWatchStandIn.endpoint()).region(Region.US_EAST_1)
                 .credentialsProvider(LocalAws.credentials()).httpClient(UrlConnectionHttpClient.create()).build();
-        ecs = EcsClient.builder().endpointOverride(standIn.endpoint()).region(Region.US_EAST_1)
+        ecs = EcsClient.builder().endpointOverride(ecsStandIn.endpoint()).region(Region.US_EAST_1)
                 .credentialsProvider(LocalAws.credentials()).httpClient(UrlConnectionHttpClient.create()).build();
     }
 
@@ -40,7 +47,8 @@ class ControlPlaneStandInTest {
     static void stop() {
         cloudWatch.close();
         ecs.close();
-        standIn.close();
+        ecsStandIn.close();
+        cloudWatchStandIn.close();
     }
 
     @Test
@@ -65,8 +73,8 @@ class ControlPlaneStandInTest {
                         .dimensions(x -> x.name("Tier").value("small")).timestamp(Instant.now()),
                 d -> d.metricName("Backlog").value(12.5).dimensions(x -> x.name("Tier").value("large"))));
         // then
-        assertThat(standIn.published()).extracting(ControlPlaneStandIn.Datum::toString)
-                .contains("gpupipe DesiredTasks{Tier=small} = 3 Count", "gpupipe Backlog{Tier=large} = 12.5");
+        assertThat(cloudWatchStandIn.puts()).extracting(CloudWatchStandIn.PutCall::describe)
+                .contains("PutMetricData gpupipe: DesiredTasks{Tier=small} = 3 Count, Backlog{Tier=large} = 12.5");
         assertThat(OUTPUT.toString(StandardCharsets.UTF_8))
                 .contains("[cloudwatch] PutMetricData gpupipe: DesiredTasks{Tier=small} = 3 Count, "
                         + "Backlog{Tier=large} = 12.5");

@@ -1,4 +1,4 @@
-package io.gpupipe.scaling;
+package io.gpupipe.localaws.standin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
@@ -8,7 +8,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,23 +17,38 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
- * Test stand-in for the CloudWatch control plane, speaking what SDK 2.57.8's CloudWatchClient speaks: Smithy RPC
- * v2 CBOR ({@code POST /service/GraniteServiceVersion20100801/operation/<Op>}, {@code smithy-protocol:
- * rpc-v2-cbor}, {@code application/cbor} bodies, timestamps as CBOR tag 1 epoch seconds, SigV4 for "monitoring",
- * gzip request bodies accepted). Serves TaskGPUUtilization datapoints to GetMetricData and records PutMetricData.
+ * Stand-in for the CloudWatch control plane, speaking what SDK 2.57.8's CloudWatchClient speaks: Smithy RPC v2 CBOR
+ * ({@code POST /service/GraniteServiceVersion20100801/operation/<Op>}, {@code smithy-protocol: rpc-v2-cbor},
+ * {@code application/cbor} bodies, timestamps as CBOR tag 1 epoch seconds, SigV4 for "monitoring", gzip request
+ * bodies accepted; CBOR by jackson-dataformat-cbor). {@code GetMetricData} answers the datapoints scripted with
+ * {@link #setSeries} (none by default: the local stack has no GPU, so no signal), or an injected failure;
+ * {@code PutMetricData} calls are recorded and handed to an optional listener (the local stack prints them).
  */
-public final class CloudWatchStandIn implements AutoCloseable {
+public final class CloudWatchStandIn implements StandIn {
     static final String PATH_PREFIX = "/service/GraniteServiceVersion20100801/operation/";
     static final String CBOR = "application/cbor";
 
     /** One datum of a PutMetricData call. */
     public record Datum(String name, Map<String, String> dimensions, double value, String unit, Instant timestamp) {
+        /** {@code name{dimensions} = value unit}, e.g. {@code DesiredTasks{Tier=small} = 3 Count}. */
+        public String describe() {
+            String number = value == Math.rint(value) && !Double.isInfinite(value) ? Long.toString((long) value)
+                    : Double.toString(value);
+            return name + dimensions + " = " + number + (unit == null ? "" : " " + unit);
+        }
     }
 
     /** One PutMetricData call. */
     public record PutCall(String namespace, List<Datum> data) {
+        /** {@code PutMetricData namespace: datum, datum}. */
+        public String describe() {
+            return "PutMetricData " + namespace + ": "
+                    + data.stream().map(Datum::describe).collect(Collectors.joining(", "));
+        }
     }
 
     /** A stored datapoint. */
@@ -48,15 +62,16 @@ public final class CloudWatchStandIn implements AutoCloseable {
     private final List<PutCall> puts = new CopyOnWriteArrayList<>();
     private final List<JsonNode> metricDataQueries = new CopyOnWriteArrayList<>();
     private volatile boolean failGetMetricData;
+    private volatile Consumer<PutCall> listener = call -> { };
 
+    /** Starts the stand-in on a free loopback port. */
     public CloudWatchStandIn() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
+        server = StandInHttp.start(this::handle);
     }
 
+    @Override
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return StandInHttp.endpoint(server);
     }
 
     /** Datapoints of {@code namespace/metric} with exactly these dimensions. */
@@ -66,6 +81,11 @@ public final class CloudWatchStandIn implements AutoCloseable {
 
     public void failGetMetricData(boolean fail) {
         failGetMetricData = fail;
+    }
+
+    /** Called with each PutMetricData call, after it is recorded. */
+    public void onPut(Consumer<PutCall> listener) {
+        this.listener = listener;
     }
 
     public List<PutCall> puts() {
@@ -97,10 +117,13 @@ public final class CloudWatchStandIn implements AutoCloseable {
                 error(exchange, 403, "IncompleteSignature", "request is not SigV4-signed for monitoring");
                 return;
             }
-            JsonNode request = MAPPER.readTree(StandInHttp.body(exchange));
+            byte[] body = StandInHttp.body(exchange);
+            JsonNode request = body.length == 0 ? MAPPER.createObjectNode() : MAPPER.readTree(body);
             String operation = path.substring(PATH_PREFIX.length());
             if ("PutMetricData".equals(operation)) {
-                puts.add(putCall(request));
+                PutCall call = putCall(request);
+                puts.add(call);
+                listener.accept(call);
                 ok(exchange, new ByteArrayOutputStream());
             } else if ("GetMetricData".equals(operation)) {
                 getMetricData(exchange, request);
@@ -140,7 +163,8 @@ public final class CloudWatchStandIn implements AutoCloseable {
                         d.path("Value").asText()));
                 List<Point> points = new ArrayList<>(series.getOrDefault(seriesKey(metric.path("Namespace").asText(),
                         metric.path("MetricName").asText(), dimensions), List.of()));
-                points.removeIf(p -> p.timestamp().isBefore(start) || !p.timestamp().isBefore(end));
+                points.removeIf(p -> start != null && p.timestamp().isBefore(start)
+                        || end != null && !p.timestamp().isBefore(end));
                 points.sort(Comparator.comparing(Point::timestamp).reversed());
                 writeResult(g, query.path("Id").asText(), metric.path("MetricName").asText(), points);
             }

@@ -1,10 +1,8 @@
-package io.gpupipe.repair;
+package io.gpupipe.localaws.standin;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -15,14 +13,18 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
- * Test stand-in for the SNS control plane (SNS cannot run here), speaking what SDK 2.57.8's SnsClient speaks: the
- * AWS Query protocol. It takes a SigV4-signed {@code POST /} with a form-encoded {@code Action=Publish&Version=
- * 2010-03-31&TopicArn=…&Message=…} body and answers the {@code PublishResponse} XML, or SNS's
- * {@code ErrorResponse} XML for an unknown topic, an unsigned request or an injected failure.
+ * Stand-in for the SNS control plane (SNS cannot run here), speaking what SDK 2.57.8's SnsClient speaks: the AWS
+ * Query protocol. It takes a SigV4-signed {@code POST /} with a form-encoded {@code Action=Publish&Version=
+ * 2010-03-31&TopicArn=…&Message=…} body and answers the {@code PublishResponse} XML, or SNS's {@code ErrorResponse}
+ * XML for an unknown topic, an unsigned request or an injected failure. It records each message (for assertions),
+ * can fail scripted requests (for retry tests) and tells an optional listener (the local stack prints each message).
  */
-public final class SnsStandIn implements AutoCloseable {
+public final class SnsStandIn implements StandIn {
+    private static final String XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/";
+
     /** One Publish call as SNS received it. */
     public record Published(String topicArn, String subject, String message, Map<String, String> attributes,
                             String messageId) {
@@ -32,25 +34,35 @@ public final class SnsStandIn implements AutoCloseable {
     private final Set<String> topics;
     private final List<Published> published = new CopyOnWriteArrayList<>();
     private final AtomicInteger failuresToInject = new AtomicInteger();
+    private volatile String failMessagesContaining;
+    private volatile Consumer<Published> listener = p -> { };
 
+    /** Starts the stand-in on a free loopback port, knowing these topics. */
     public SnsStandIn(Set<String> topicArns) throws IOException {
         this.topics = Set.copyOf(topicArns);
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
+        this.server = StandInHttp.start(this::handle);
     }
 
+    @Override
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return StandInHttp.endpoint(server);
     }
 
+    /** Every message accepted so far, in order. */
     public List<Published> published() {
         return List.copyOf(published);
     }
 
+    /** Called with each accepted message, after it is recorded. */
+    public void onPublish(Consumer<Published> listener) {
+        this.listener = listener;
+    }
+
+    /** Forgets the recorded messages and the scripted failures. */
     public void reset() {
         published.clear();
         failuresToInject.set(0);
+        failMessagesContaining = null;
     }
 
     /** The next {@code count} requests get HTTP 500 InternalError (the SDK retries those). */
@@ -58,27 +70,31 @@ public final class SnsStandIn implements AutoCloseable {
         failuresToInject.set(count);
     }
 
+    /** Every Publish whose Message contains {@code text} gets HTTP 500 InternalError, however often retried. */
+    public void failMessagesContaining(String text) {
+        failMessagesContaining = text;
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
             String contentType = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"));
             if (!"POST".equals(exchange.getRequestMethod()) || !"/".equals(exchange.getRequestURI().getPath())
                     || !contentType.startsWith("application/x-www-form-urlencoded")) {
                 error(exchange, 400, "Sender", "InvalidAction", "expected a form-encoded POST /");
                 return;
             }
-            if (authorization == null || !authorization.startsWith("AWS4-HMAC-SHA256 Credential=")
-                    || !authorization.contains("/sns/aws4_request")) {
+            if (!StandInHttp.signedFor(exchange, "sns")) {
                 error(exchange, 403, "Sender", "InvalidClientTokenId", "request is not SigV4-signed for sns");
                 return;
             }
-            Map<String, String> form = parseForm(new String(exchange.getRequestBody().readAllBytes(),
-                    StandardCharsets.UTF_8));
+            Map<String, String> form = parseForm(new String(StandInHttp.body(exchange), StandardCharsets.UTF_8));
             if (!"Publish".equals(form.get("Action")) || !"2010-03-31".equals(form.get("Version"))) {
                 error(exchange, 400, "Sender", "InvalidAction", "unsupported action " + form.get("Action"));
                 return;
             }
-            if (failuresToInject.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            String failText = failMessagesContaining;
+            boolean failThis = failText != null && String.valueOf(form.get("Message")).contains(failText);
+            if (failThis || failuresToInject.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 error(exchange, 500, "Receiver", "InternalError", "injected failure");
                 return;
             }
@@ -92,9 +108,11 @@ public final class SnsStandIn implements AutoCloseable {
                 return;
             }
             String messageId = UUID.randomUUID().toString();
-            published.add(new Published(topicArn, form.get("Subject"), form.get("Message"), attributes(form),
-                    messageId));
-            respond(exchange, 200, "<PublishResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\">"
+            Published message = new Published(topicArn, form.get("Subject"), form.get("Message"), attributes(form),
+                    messageId);
+            published.add(message);
+            listener.accept(message);
+            respond(exchange, 200, "<PublishResponse xmlns=\"" + XMLNS + "\">"
                     + "<PublishResult><MessageId>" + messageId + "</MessageId></PublishResult>"
                     + "<ResponseMetadata><RequestId>" + UUID.randomUUID() + "</RequestId></ResponseMetadata>"
                     + "</PublishResponse>");
@@ -126,19 +144,13 @@ public final class SnsStandIn implements AutoCloseable {
 
     private static void error(HttpExchange exchange, int status, String type, String code, String message)
             throws IOException {
-        respond(exchange, status, "<ErrorResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\"><Error>"
+        respond(exchange, status, "<ErrorResponse xmlns=\"" + XMLNS + "\"><Error>"
                 + "<Type>" + type + "</Type><Code>" + code + "</Code><Message>" + message + "</Message></Error>"
                 + "<RequestId>" + UUID.randomUUID() + "</RequestId></ErrorResponse>");
     }
 
     private static void respond(HttpExchange exchange, int status, String xml) throws IOException {
-        byte[] body = xml.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/xml");
-        exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        StandInHttp.respond(exchange, status, "text/xml", xml.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override

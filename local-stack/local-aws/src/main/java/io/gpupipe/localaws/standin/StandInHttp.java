@@ -1,15 +1,33 @@
-package io.gpupipe.scaling;
+package io.gpupipe.localaws.standin;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.UUID;
 import java.util.zip.GZIPInputStream;
 
-/** Small helpers shared by the AWS stand-ins. */
+/** The HTTP plumbing the AWS control-plane stand-ins share: a loopback server, request bodies, SigV4, responses. */
 final class StandInHttp {
     private StandInHttp() {
+    }
+
+    /** A started server on a free loopback port. */
+    static HttpServer start(HttpHandler handler) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        server.createContext("/", handler);
+        server.start();
+        return server;
+    }
+
+    static URI endpoint(HttpServer server) {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** The request body, gunzipped when the SDK compressed it (CloudWatch PutMetricData does above 10 KiB). */
@@ -32,7 +50,7 @@ final class StandInHttp {
 
     static void respond(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("x-amzn-RequestId", java.util.UUID.randomUUID().toString());
+        exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
         exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         if (body.length > 0) {
             try (OutputStream out = exchange.getResponseBody()) {
