@@ -13,6 +13,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -123,7 +124,7 @@ public final class BedrockConverseStandIn implements AutoCloseable {
     private static void send(HttpExchange exchange, int status, String errorType, String json) throws IOException {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.getResponseHeaders().add("x-amzn-RequestId", java.util.UUID.randomUUID().toString());
+        exchange.getResponseHeaders().add("x-amzn-RequestId", UUID.randomUUID().toString());
         if (errorType != null) {
             exchange.getResponseHeaders().add("x-amzn-ErrorType", errorType);
         }
