@@ -21,7 +21,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -30,12 +29,14 @@ import org.jboss.logging.Logger;
 
 /**
  * The per-message rules: validate; skip jobs already done, cancelled or expired without touching the model; mark
- * running; infer; write the result create-only (WAV first, then the JSON naming it); decide what failures mean.
- * The two look-ups before inference run in parallel, and the running marker is written while the model works, so
- * bookkeeping adds one S3 round trip before inference instead of three.
+ * running (conditionally, so a cancel that lands after the read wins); infer; write the result create-only (WAV
+ * first, then the JSON naming it); decide what failures mean. The two look-ups before inference run in parallel, so
+ * bookkeeping adds two S3 round trips before inference instead of three. The running write is not overlapped with
+ * inference any more: a cancel it loses to must stop the job before the model is called.
  */
 final class JobProcessor {
     private static final Logger LOG = Logger.getLogger(JobProcessor.class);
+    private static final int MARK_RUNNING_ATTEMPTS = 3;
     private final WorkerSettings settings;
     private final JobStore store;
     private final InferenceBackend backend;
@@ -80,17 +81,16 @@ final class JobProcessor {
 
     private Disposition processValid(JobContext context, InferenceJob job) {
         ModelIdentity model = backend.identity(job.task());
-        CompletableFuture<Optional<JobState>> markerRead = CompletableFuture.supplyAsync(
+        CompletableFuture<MarkerSnapshot> markerRead = CompletableFuture.supplyAsync(
                 () -> store.readMarker(job.requestId()), io);
         boolean resultExists = store.resultExists(job.requestId());
-        Optional<JobState> marker = join(markerRead);
+        MarkerSnapshot marker = join(markerRead);
         if (resultExists) {
             emit(context, job, JobOutcome.DUPLICATE, null, model, JobContext.Usage.NONE);
             return Disposition.delete();
         }
-        if (marker.map(m -> m.status() == JobStatus.CANCELLED).orElse(false)) {
-            emit(context, job, JobOutcome.CANCELLED, null, model, JobContext.Usage.NONE);
-            return Disposition.delete();
+        if (isCancelled(marker)) {
+            return cancelled(context, job, model);
         }
         if (job.isExpiredAt(context.startedAt())) {
             String why = "the job expired before a worker could start it: ttlSeconds " + job.ttlSeconds()
@@ -100,11 +100,15 @@ final class JobProcessor {
                     JobContext.Usage.NONE);
             return Disposition.delete();
         }
-        JobState running = marker.orElseGet(() -> JobState.queued(job, settings.tier(), context.startedAt()))
-                .running(settings.taskArn(), clock.instant());
-        CompletableFuture<Void> markerWrite = CompletableFuture.runAsync(() -> store.writeMarker(running), io);
+        Claim claim = markRunning(context, job, marker);
+        if (claim == Claim.CANCELLED) {
+            return cancelled(context, job, model);
+        }
+        if (claim == Claim.CONTENDED) {
+            emit(context, job, JobOutcome.REQUEUED, null, model, JobContext.Usage.NONE);
+            return Disposition.release(settings.requeueBackoff().delay(Math.max(1, context.attempts()), random));
+        }
         Inference inference = runner.run(job, context.inFlight());
-        awaitMarker(markerWrite, job.requestId());
         if (inference instanceof Inference.Done done && !context.inFlight().isAbandoned()) {
             return succeed(context, job, done, model);
         }
@@ -113,6 +117,50 @@ final class JobProcessor {
         }
         emit(context, job, JobOutcome.RELEASED, null, model, JobContext.Usage.NONE);
         return Disposition.release(Duration.ZERO);
+    }
+
+    private enum Claim {
+        RUNNING,
+        CANCELLED,
+        CONTENDED
+    }
+
+    /**
+     * Writes the {@code running} marker over exactly the version read, so that it can never overwrite a cancel that
+     * landed after the read. When another writer got there first, re-reads: {@code cancelled} means the client won;
+     * {@code running} (another delivery of this job, or our own write that the SDK retried) can no longer be
+     * cancelled, so the job goes on; anything else is retried over the new version. Inference starts only after
+     * this, since a model call cannot be taken back. An S3 error propagates and the message returns to the queue.
+     */
+    private Claim markRunning(JobContext context, InferenceJob job, MarkerSnapshot read) {
+        MarkerSnapshot expected = read;
+        for (int attempt = 1; attempt <= MARK_RUNNING_ATTEMPTS; attempt++) {
+            JobState running = expected.state()
+                    .orElseGet(() -> JobState.queued(job, settings.tier(), context.startedAt()))
+                    .running(settings.taskArn(), clock.instant());
+            if (store.replaceMarker(running, expected)) {
+                return Claim.RUNNING;
+            }
+            expected = store.readMarker(job.requestId());
+            LOG.infof("marker of %s changed before it could be marked running (attempt %d): now %s",
+                    job.requestId(), attempt, expected.state().map(m -> m.status().wireName()).orElse("absent"));
+            if (isCancelled(expected)) {
+                return Claim.CANCELLED;
+            }
+            if (expected.state().map(m -> m.status() == JobStatus.RUNNING).orElse(false)) {
+                return Claim.RUNNING;
+            }
+        }
+        return Claim.CONTENDED;
+    }
+
+    private static boolean isCancelled(MarkerSnapshot marker) {
+        return marker.state().map(m -> m.status() == JobStatus.CANCELLED).orElse(false);
+    }
+
+    private Disposition cancelled(JobContext context, InferenceJob job, ModelIdentity model) {
+        emit(context, job, JobOutcome.CANCELLED, null, model, JobContext.Usage.NONE);
+        return Disposition.delete();
     }
 
     private Disposition succeed(JobContext context, InferenceJob job, Inference.Done done, ModelIdentity model) {
@@ -162,15 +210,6 @@ final class JobProcessor {
             return Disposition.release(Duration.ZERO); // visible again: the redrive policy moves it to the DLQ
         }
         return Disposition.delete();
-    }
-
-    /** The running marker is informational: a failed write is logged, the job goes on (its result decides). */
-    private static void awaitMarker(CompletableFuture<Void> write, String requestId) {
-        try {
-            write.join();
-        } catch (CompletionException | CancellationException e) {
-            LOG.warnf("could not mark %s running: %s", requestId, e.getCause() == null ? e : e.getCause());
-        }
     }
 
     private static <T> T join(CompletableFuture<T> future) {

@@ -9,9 +9,15 @@ public interface JobStore {
 
     boolean resultExists(String requestId);
 
-    Optional<JobState> readMarker(String requestId);
+    /** The marker with the ETag it was read at; {@link MarkerSnapshot#ABSENT} when there is none. */
+    MarkerSnapshot readMarker(String requestId);
 
-    void writeMarker(JobState marker);
+    /**
+     * Writes the marker only if the stored one is still the version {@code expected} was read at
+     * ({@code If-Match: <etag>}), or, when {@code expected} had no marker, only if there still is none
+     * ({@code If-None-Match: *}); false when another writer (e.g. the API's cancel) changed it first.
+     */
+    boolean replaceMarker(JobState marker, MarkerSnapshot expected);
 
     /** Writes the terminal result only if none exists ({@code If-None-Match: *}); false when another won. */
     boolean putResultIfAbsent(JobResult result);

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.worker.MarkerSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** The create-only writes against S3Proxy (which enforces If-None-Match: *), through the SDK as the app uses it. */
+/** The conditional marker rewrite and the create-only writes against S3Proxy (which enforces If-None-Match: *), through the SDK as the app uses it. */
 class S3JobStoreTest {
     private static LocalAws aws;
     private static S3Client s3;
@@ -98,6 +101,47 @@ class S3JobStoreTest {
         assertThat(store.putAudioIfAbsent(id, io.gpupipe.worker.backend.Wav.pcm16(new byte[64], 8_000, 1))).isFalse();
         byte[] head = store.readAudioHead(id, 4096).orElseThrow();
         assertThat(io.gpupipe.worker.backend.Wav.parse(head).orElseThrow().declaredDurationMs()).isEqualTo(100);
+    }
+
+    @Test
+    void replaceMarker_shouldRefuse_whenTheMarkerChangedSinceItWasRead() {
+        // given a worker's read of a queued marker, then the API's cancel over that same version
+        String id = UUID.randomUUID().toString();
+        JobState queued = JobState.queued(job(id), Tier.SMALL, Instant.now());
+        assertThat(store.replaceMarker(queued, MarkerSnapshot.ABSENT)).isTrue();
+        MarkerSnapshot workerRead = store.readMarker(id);
+        MarkerSnapshot apiRead = store.readMarker(id);
+        boolean cancelled = store.replaceMarker(queued.cancelled(Instant.now()), apiRead);
+        // when the worker writes running over what it read
+        boolean running = store.replaceMarker(queued.running("task", Instant.now()), workerRead);
+        // then
+        assertThat(workerRead.eTag()).isPresent();
+        assertThat(cancelled).isTrue();
+        assertThat(running).isFalse();
+        assertThat(store.readMarker(id).state()).map(JobState::status).contains(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void replaceMarker_shouldBeCreateOnly_whenNoMarkerWasRead() {
+        // given
+        String id = UUID.randomUUID().toString();
+        JobState queued = JobState.queued(job(id), Tier.SMALL, Instant.now());
+        // when
+        boolean first = store.replaceMarker(queued.cancelled(Instant.now()), MarkerSnapshot.ABSENT);
+        boolean second = store.replaceMarker(queued.running("task", Instant.now()), MarkerSnapshot.ABSENT);
+        // then
+        assertThat(first).isTrue();
+        assertThat(second).isFalse();
+        assertThat(store.readMarker(id).state()).map(JobState::status).contains(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void readMarker_shouldBeAbsent_whenThereIsNone() {
+        assertThat(store.readMarker(UUID.randomUUID().toString())).isEqualTo(MarkerSnapshot.ABSENT);
+    }
+
+    private static InferenceJob job(String id) {
+        return new InferenceJob(id, Task.GENERATE, "p", 1, 0, 1, null, null, null, null, null, Instant.now());
     }
 
     private static JobResult result(String id, String text) {

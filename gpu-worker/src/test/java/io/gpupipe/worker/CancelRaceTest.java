@@ -1,0 +1,146 @@
+package io.gpupipe.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.worker.aws.S3JobStore;
+import io.gpupipe.worker.aws.SqsJobQueue;
+import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.standin.InjectVllmStandIn;
+import io.gpupipe.worker.standin.VllmStandIn;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.CapturedEvents;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.gpupipe.worker.support.RacingJobStore;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API's cancel landing between the worker's marker read and its running write (made deterministic by a hook at
+ * the store port, over the real S3 wire protocol): the cancel must win and the model must never be called. Shares
+ * the app and resources of {@link WorkerPipelineTest}; runs its own worker on the large queue.
+ */
+@QuarkusTest
+class CancelRaceTest {
+    static final Duration EVENT_TIMEOUT = Duration.ofSeconds(20);
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    @InjectVllmStandIn
+    VllmStandIn standIn;
+
+    @Inject
+    WorkerLifecycle lifecycle;
+
+    @Inject
+    InferenceBackend backend;
+
+    LocalPipeline pipeline;
+    RacingJobStore store;
+    CapturedEvents events;
+    Worker worker;
+
+    @BeforeEach
+    void largeQueueWorker() {
+        pipeline = new LocalPipeline(aws);
+        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
+        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.LARGE)
+                .withMaxInFlight(2).withoutAdaptiveWindow();
+        store = new RacingJobStore(new S3JobStore(pipeline.s3(), aws.bucket()));
+        events = new CapturedEvents();
+        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
+                Optional.of(aws.queueUrl(LocalAws.DLQ))), store, backend, events, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stopWorker() {
+        worker.drain(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void cancelAfterTheWorkersMarkerRead_shouldWin_andTheModelShouldNeverBeCalled() {
+        // given a queued job whose marker the API cancels (If-Match, as JobService.cancel does) right after the
+        // worker has read it as queued
+        String id = LocalPipeline.newRequestId();
+        JobState queued = JobState.queued(job(id), Tier.LARGE, Instant.now());
+        pipeline.putMarker(queued);
+        AtomicBoolean cancelWon = new AtomicBoolean();
+        store.afterFirstMarkerRead(id, s3 -> {
+            MarkerSnapshot current = s3.readMarker(id);
+            cancelWon.set(s3.replaceMarker(current.state().orElseThrow().cancelled(Instant.now()), current));
+        });
+        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
+        // when
+        worker.start();
+        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
+        // then
+        assertThat(cancelWon).isTrue();
+        assertThatTheCancelWon(id, event);
+    }
+
+    @Test
+    void markerCreatedCancelledAfterTheWorkerFoundNone_shouldWin_andTheModelShouldNeverBeCalled() {
+        // given a job sent straight to the queue (no marker), and a cancelled marker created after the worker's read
+        String id = LocalPipeline.newRequestId();
+        AtomicBoolean created = new AtomicBoolean();
+        store.afterFirstMarkerRead(id, s3 -> created.set(s3.replaceMarker(
+                JobState.queued(job(id), Tier.LARGE, Instant.now()).cancelled(Instant.now()), MarkerSnapshot.ABSENT)));
+        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
+        // when
+        worker.start();
+        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
+        // then
+        assertThat(created).isTrue();
+        assertThatTheCancelWon(id, event);
+    }
+
+    @Test
+    void queuedMarkerRewrittenAfterTheRead_shouldStillRun_overTheNewVersion() {
+        // given a marker that changes (but stays queued) between the worker's read and its write
+        String id = LocalPipeline.newRequestId();
+        JobState queued = JobState.queued(job(id), Tier.LARGE, Instant.now());
+        pipeline.putMarker(queued);
+        store.afterFirstMarkerRead(id, s3 -> pipeline.putMarker(
+                JobState.queued(job(id), Tier.LARGE, queued.updatedAt().plusMillis(1))));
+        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
+        // when
+        worker.start();
+        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
+        // then
+        assertThat(event.outcome()).isEqualTo(JobOutcome.SUCCEEDED);
+        assertThat(standIn.completionsWith(id)).isEqualTo(1);
+        assertThat(pipeline.result(id)).map(JobResult::status).contains(JobStatus.SUCCEEDED);
+        assertThat(pipeline.marker(id)).map(JobState::status).contains(JobStatus.RUNNING);
+    }
+
+    private void assertThatTheCancelWon(String id, JobEvent event) {
+        assertThat(event.outcome()).isEqualTo(JobOutcome.CANCELLED);
+        assertThat(standIn.completionsWith(id)).isZero();
+        assertThat(pipeline.result(id)).isEmpty();
+        assertThat(pipeline.marker(id)).map(JobState::status).contains(JobStatus.CANCELLED);
+        Await.sleep(300);
+        assertThat(events.of(id)).hasSize(1);
+        assertThat(pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO)).noneMatch(m -> m.body().contains(id));
+    }
+
+    private static InferenceJob job(String id) {
+        return new InferenceJob(id, Task.GENERATE, "race me " + id, 16, 0.0, 1.0, null, null, null, null, null,
+                Instant.now());
+    }
+}

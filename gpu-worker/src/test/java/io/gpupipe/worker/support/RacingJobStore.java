@@ -1,0 +1,64 @@
+package io.gpupipe.worker.support;
+
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.worker.JobStore;
+import io.gpupipe.worker.MarkerSnapshot;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The real store with a hook at the port: {@link #afterFirstMarkerRead} runs an action right after the worker's
+ * first read of a job's marker, before the worker can act on what it read — a deterministic way to land another
+ * writer (the API's cancel) in the window between the worker's read and its running write.
+ */
+public final class RacingJobStore implements JobStore {
+    private final JobStore delegate;
+    private final Map<String, Consumer<JobStore>> hooks = new ConcurrentHashMap<>();
+
+    public RacingJobStore(JobStore delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Runs {@code action} once, with the real store, after the next marker read of {@code requestId}. */
+    public void afterFirstMarkerRead(String requestId, Consumer<JobStore> action) {
+        hooks.put(requestId, action);
+    }
+
+    @Override
+    public MarkerSnapshot readMarker(String requestId) {
+        MarkerSnapshot read = delegate.readMarker(requestId);
+        Consumer<JobStore> hook = hooks.remove(requestId);
+        if (hook != null) {
+            hook.accept(delegate);
+        }
+        return read;
+    }
+
+    @Override
+    public boolean replaceMarker(JobState marker, MarkerSnapshot expected) {
+        return delegate.replaceMarker(marker, expected);
+    }
+
+    @Override
+    public boolean resultExists(String requestId) {
+        return delegate.resultExists(requestId);
+    }
+
+    @Override
+    public boolean putResultIfAbsent(JobResult result) {
+        return delegate.putResultIfAbsent(result);
+    }
+
+    @Override
+    public boolean putAudioIfAbsent(String requestId, byte[] wav) {
+        return delegate.putAudioIfAbsent(requestId, wav);
+    }
+
+    @Override
+    public Optional<byte[]> readAudioHead(String requestId, int length) {
+        return delegate.readAudioHead(requestId, length);
+    }
+}
