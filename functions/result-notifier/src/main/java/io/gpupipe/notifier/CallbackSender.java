@@ -31,10 +31,10 @@ public class CallbackSender {
     private final CallbackTargetPolicy targets;
     private final CallbackRetryPolicy retries;
     private final Duration requestTimeout;
-    private final String secret;
+    private final CallbackSecret secret;
     private final Clock clock;
 
-    CallbackSender(NotifierConfig config, Clock clock) {
+    CallbackSender(NotifierConfig config, CallbackSecret secret, Clock clock) {
         NotifierConfig.Callback callback = config.callback();
         this.http = HttpClient.newBuilder().connectTimeout(callback.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
@@ -43,11 +43,16 @@ public class CallbackSender {
         this.retries = new CallbackRetryPolicy(callback.maxAttempts(), callback.initialBackoff(),
                 callback.maxBackoff());
         this.requestTimeout = callback.requestTimeout();
-        this.secret = config.callbackSecret();
+        this.secret = secret;
         this.clock = clock;
     }
 
-    /** Sends {@code body} to {@code url}, or refuses to; never throws. */
+    /**
+     * Sends {@code body} to {@code url}, or refuses to.
+     *
+     * @throws io.gpupipe.notifier.exception.NotifierAwsException only when the signing secret cannot be read (first
+     *     use of a secret configured by ARN); nothing has been sent then
+     */
     public CallbackDelivery send(String url, String body) {
         CallbackTargetPolicy.Verdict verdict = targets.check(url);
         if (verdict instanceof CallbackTargetPolicy.Verdict.Refused) {
@@ -57,11 +62,12 @@ public class CallbackSender {
     }
 
     private CallbackDelivery deliver(URI uri, String body) {
+        String key = secret.value();
         Integer lastStatus = null;
         String lastError = null;
         for (int attempt = 1; ; attempt++) {
             try {
-                int status = http.send(request(uri, body), HttpResponse.BodyHandlers.discarding()).statusCode();
+                int status = http.send(request(uri, body, key), HttpResponse.BodyHandlers.discarding()).statusCode();
                 CallbackRetryPolicy.Verdict verdict = retries.onStatus(status);
                 if (verdict == CallbackRetryPolicy.Verdict.DELIVERED) {
                     return CallbackDelivery.delivered(attempt, status);
@@ -84,13 +90,13 @@ public class CallbackSender {
         }
     }
 
-    private HttpRequest request(URI uri, String body) {
+    private HttpRequest request(URI uri, String body, String key) {
         long timestamp = clock.instant().getEpochSecond();
         return HttpRequest.newBuilder(uri).timeout(requestTimeout)
                 .header("Content-Type", "application/json")
                 .header("User-Agent", USER_AGENT)
                 .header(CallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
-                .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(secret, timestamp, body))
+                .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(key, timestamp, body))
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
                 .build();
     }

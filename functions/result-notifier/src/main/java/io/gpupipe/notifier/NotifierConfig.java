@@ -2,6 +2,7 @@ package io.gpupipe.notifier;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -15,8 +16,20 @@ public interface NotifierConfig {
     /** SNS topic for failed jobs. */
     String errorTopicArn();
 
-    /** HMAC-SHA256 key for X-Gpupipe-Signature (inject from Secrets Manager/SSM, never commit it). */
-    String callbackSecret();
+    /**
+     * HMAC-SHA256 key for X-Gpupipe-Signature as a plain value: for the local stack and tests only. Exactly one of
+     * this and {@link #callbackSecretArn()} is set (checked at startup by {@link CallbackSecret}).
+     */
+    Optional<String> callbackSecret();
+
+    /**
+     * ARN of the Secrets Manager secret whose SecretString is the HMAC key, read at runtime (in AWS), so the key never
+     * sits in the function's environment. Exactly one of this and {@link #callbackSecret()} is set.
+     */
+    Optional<String> callbackSecretArn();
+
+    /** Local endpoint for the plain Secrets Manager client; unset in AWS. */
+    Optional<URI> secretsmanagerEndpointOverride();
 
     /**
      * Callback hosts exempt from the address check (exact names, case-insensitive), and allowed over http. Empty in

@@ -249,7 +249,7 @@ class ResultNotifierHandlerTest {
         assertThat(receiver.received()).isEmpty();
     }
 
-    private static JsonNode invoke(String event) {
+    static JsonNode invoke(String event) {
         String body = given().contentType("application/json").accept("application/json").body(event)
                 .when().post()
                 .then().statusCode(200)
@@ -267,7 +267,7 @@ class ResultNotifierHandlerTest {
                 100L, 4956L);
     }
 
-    private static JobResult succeeded(String id, String callbackUrl) {
+    static JobResult succeeded(String id, String callbackUrl) {
         return JobResult.succeeded(job(id, callbackUrl), JobResult.Output.text("Amazon ECS is a container service.",
                 JobResult.Usage.of(17, 9), "stop"), run(Tier.SMALL), DONE);
     }
