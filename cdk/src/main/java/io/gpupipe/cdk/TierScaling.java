@@ -1,17 +1,27 @@
 package io.gpupipe.cdk;
 
-import software.amazon.awscdk.Duration;
+import io.gpupipe.model.scaling.ScalingLadder;
+import io.gpupipe.model.scaling.ScalingMetrics;
+import io.gpupipe.model.scaling.WarmWindow;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awscdk.TimeZone;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentTier;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
 import software.amazon.awscdk.services.applicationautoscaling.MetricAggregationType;
 import software.amazon.awscdk.services.applicationautoscaling.ScalableTarget;
+import software.amazon.awscdk.services.applicationautoscaling.ScalingSchedule;
+import software.amazon.awscdk.services.applicationautoscaling.Schedule;
 import software.amazon.awscdk.services.applicationautoscaling.ServiceNamespace;
 import software.amazon.awscdk.services.applicationautoscaling.StepScalingAction;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
+import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.ApplicationScalingAction;
 import software.amazon.awscdk.services.ecs.FargateService;
@@ -19,27 +29,36 @@ import software.constructs.Construct;
 
 /**
  * Application Auto Scaling of a tier's service from the scaling-metric function's DesiredTasks value (min 0, max
- * the SAM stack's max-tasks export, the same ceiling the scaling metric clamps to). DesiredTasks is a target count,
- * not a load ratio, so target tracking (which steers a ratio towards a set point) does not fit; instead two
- * step-scaling policies act on the gap "DesiredTasks − ServiceDesiredTasks", both published by the function at the
- * same tick:
+ * the SAM stack's max-tasks export, the same ceiling the scaling metric clamps to): the three alarms of the tier's
+ * {@link ScalingLadder} (shared-model, the one definition the simulator replays too). DesiredTasks is a target
+ * count, not a load ratio, so target tracking does not fit; step scaling acts on gaps instead:
  * <ul>
- *   <li>scale out fast: gap ≥ 1 for one minute adds the whole gap at once (60 s cooldown);</li>
- *   <li>scale in slowly: gap ≤ −1 for {@code scaleInAfter} minutes in a row removes one task (cooldown
- *       {@code scaleInAfter}).</li>
+ *   <li>scale out: gap ≥ 1 for one minute adds the whole gap at once (60 s cooldown);</li>
+ *   <li>scale in: gap (a wanted 0 counted as 1) ≤ −1 for {@code scaleInAfter} minutes removes one task;</li>
+ *   <li>to zero: {@code idleToZero} minutes with nothing wanted and nothing sent to the queue set exactly 0.</li>
  * </ul>
- * Missing data (the function did not run) changes nothing.
+ * CloudWatch re-invokes Auto Scaling actions every minute an alarm stays in ALARM ("Except for Auto Scaling actions,
+ * the actions happen only on state transitions", CloudWatch user guide, Alarm actions), so each gap is re-read and
+ * the cooldowns pace it. Missing data changes nothing. Context {@code <tier>WarmWindow} (e.g. {@code "MON-FRI
+ * 08:00-18:00 Europe/Berlin 1"}) adds two scheduled actions raising and lowering the minimum; {@code
+ * idleToZeroMinutes} (default 5) sets the idle period.
  */
 public class TierScaling extends Construct {
-    static final Duration SCALE_OUT_COOLDOWN = Duration.seconds(60);
+    private static final String WANTED = "wanted";
+    private static final String CURRENT = "current";
+    private static final String SENT = "sent";
 
     private final ScalableTarget target;
     private final Alarm scaleOutAlarm;
     private final Alarm scaleInAlarm;
+    private final Alarm toZeroAlarm;
+    private final ScalingLadder ladder;
 
     public TierScaling(Construct scope, String id, TierSpec spec, SamExports sam, String clusterName,
                        FargateService service) {
         super(scope, id);
+        String tier = spec.tier().wireName();
+        ladder = ScalingLadder.of(spec.maxScaleOutStep(), spec.scaleInAfter(), idleToZero());
         target = ScalableTarget.Builder.create(this, "TaskCount")
                 .serviceNamespace(ServiceNamespace.ECS)
                 .scalableDimension("ecs:service:DesiredCount")
@@ -47,50 +66,104 @@ public class TierScaling extends Construct {
                 .minCapacity(0)
                 .maxCapacity(Token.asNumber(sam.maxTasks(spec.tier())))
                 .build();
-        MathExpression gap = GpupipeMetrics.scalingGap(sam.metricNamespace(), spec.tier());
-        String tier = spec.tier().wireName();
+        Map<String, IMetric> gapMetrics = Map.of(
+                WANTED, GpupipeMetrics.tierMetric(sam.metricNamespace(), spec.tier(), ScalingMetrics.DESIRED_TASKS,
+                        "Maximum"),
+                CURRENT, GpupipeMetrics.tierMetric(sam.metricNamespace(), spec.tier(),
+                        ScalingMetrics.SERVICE_DESIRED_TASKS, "Maximum"));
 
-        StepScalingAction out = StepScalingAction.Builder.create(this, "ScaleOut")
-                .scalingTarget(target)
-                .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
-                .metricAggregationType(MetricAggregationType.MAXIMUM)
-                .cooldown(SCALE_OUT_COOLDOWN)
-                .build();
-        // Bounds are relative to the threshold 1: a gap in [1, 2) adds 1, [2, 3) adds 2, …, >= step adds step;
-        // Application Auto Scaling never goes above the target's MaxCapacity.
-        int step = spec.maxScaleOutStep();
-        for (int add = 1; add < step; add++) {
-            out.addAdjustment(AdjustmentTier.builder().lowerBound(add - 1).upperBound(add).adjustment(add).build());
+        StepScalingAction out = policy("ScaleOut", AdjustmentType.CHANGE_IN_CAPACITY, ladder.scaleOutCooldown());
+        for (ScalingLadder.Step step : ladder.scaleOutSteps()) {
+            AdjustmentTier.Builder tierStep = AdjustmentTier.builder().lowerBound(step.lowerBound())
+                    .adjustment(step.adjustment());
+            step.upperBound().ifPresent(tierStep::upperBound);
+            out.addAdjustment(tierStep.build());
         }
-        out.addAdjustment(AdjustmentTier.builder().lowerBound(step - 1).adjustment(step).build());
-        scaleOutAlarm = gap.createAlarm(this, "ScaleOutAlarm", CreateAlarmOptions.builder()
-                .alarmDescription("gpupipe " + tier + ": the scaling metric wants more tasks than the service has")
-                .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
-                .threshold(1)
-                .evaluationPeriods(1)
-                .datapointsToAlarm(1)
-                .treatMissingData(TreatMissingData.NOT_BREACHING)
-                .build());
-        scaleOutAlarm.addAlarmAction(new ApplicationScalingAction(out));
+        scaleOutAlarm = alarm("ScaleOutAlarm", GpupipeMetrics.scalingGap(sam.metricNamespace(), spec.tier()),
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, ScalingLadder.SCALE_OUT_THRESHOLD, 1,
+                "gpupipe " + tier + ": the scaling metric wants more tasks than the service has", out);
 
-        int inMinutes = (int) spec.scaleInAfter().toMinutes();
-        StepScalingAction in = StepScalingAction.Builder.create(this, "ScaleIn")
+        int inMinutes = ladder.scaleInMinutes();
+        StepScalingAction in = policy("ScaleIn", AdjustmentType.CHANGE_IN_CAPACITY, ladder.scaleInAfter());
+        in.addAdjustment(AdjustmentTier.builder().upperBound(0).adjustment(ladder.scaleInAdjustment()).build());
+        scaleInAlarm = alarm("ScaleInAlarm", expression(ScalingLadder.SCALE_IN_GAP_EXPRESSION, gapMetrics,
+                        tier + " tasks wanted (at least 1) minus service desired count"),
+                ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD, ScalingLadder.SCALE_IN_THRESHOLD, inMinutes,
+                "gpupipe " + tier + ": the scaling metric has wanted fewer (but some) tasks for " + inMinutes
+                        + " minutes", in);
+
+        int idleMinutes = ladder.idleMinutes();
+        StepScalingAction zero = policy("ToZero", AdjustmentType.EXACT_CAPACITY, ladder.scaleOutCooldown());
+        zero.addAdjustment(AdjustmentTier.builder().upperBound(0).adjustment(0).build());
+        Map<String, IMetric> idleMetrics = Map.of(WANTED, gapMetrics.get(WANTED), SENT,
+                GpupipeMetrics.queueMetric(sam.queueName(spec.tier()), "NumberOfMessagesSent")
+                        .with(MetricOptions.builder().statistic("Sum").build()));
+        toZeroAlarm = alarm("ToZeroAlarm", expression(ScalingLadder.IDLE_EXPRESSION, idleMetrics,
+                        tier + " tasks wanted or jobs sent"),
+                ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD, ScalingLadder.TO_ZERO_THRESHOLD, idleMinutes,
+                "gpupipe " + tier + ": nothing queued, in flight or sent for " + idleMinutes
+                        + " minutes: scale to zero in one step", zero);
+
+        warmWindow(spec.tier().wireName()).ifPresent(this::scheduleWarmWindow);
+    }
+
+    private StepScalingAction policy(String id, AdjustmentType type, Duration cooldown) {
+        return StepScalingAction.Builder.create(this, id)
                 .scalingTarget(target)
-                .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
+                .adjustmentType(type)
                 .metricAggregationType(MetricAggregationType.MAXIMUM)
-                .cooldown(Duration.minutes(inMinutes))
+                .cooldown(software.amazon.awscdk.Duration.seconds(cooldown.toSeconds()))
                 .build();
-        in.addAdjustment(AdjustmentTier.builder().upperBound(0).adjustment(-1).build());
-        scaleInAlarm = gap.createAlarm(this, "ScaleInAlarm", CreateAlarmOptions.builder()
-                .alarmDescription("gpupipe " + tier + ": the scaling metric has wanted fewer tasks for " + inMinutes
-                        + " minutes")
-                .comparisonOperator(ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD)
-                .threshold(-1)
-                .evaluationPeriods(inMinutes)
-                .datapointsToAlarm(inMinutes)
+    }
+
+    private Alarm alarm(String id, MathExpression metric, ComparisonOperator operator, double threshold,
+                        int minutes, String description, StepScalingAction action) {
+        Alarm alarm = metric.createAlarm(this, id, CreateAlarmOptions.builder()
+                .alarmDescription(description)
+                .comparisonOperator(operator)
+                .threshold(threshold)
+                .evaluationPeriods(minutes)
+                .datapointsToAlarm(minutes)
                 .treatMissingData(TreatMissingData.NOT_BREACHING)
                 .build());
-        scaleInAlarm.addAlarmAction(new ApplicationScalingAction(in));
+        alarm.addAlarmAction(new ApplicationScalingAction(action));
+        return alarm;
+    }
+
+    private static MathExpression expression(String expression, Map<String, IMetric> metrics, String label) {
+        return MathExpression.Builder.create()
+                .expression(expression)
+                .usingMetrics(metrics)
+                .label(label)
+                .period(GpupipeMetrics.MINUTE)
+                .build();
+    }
+
+    /** Min capacity up at the window's start, back to 0 at its end, in the window's time zone. */
+    private void scheduleWarmWindow(WarmWindow window) {
+        TimeZone zone = TimeZone.of(window.zone().getId());
+        target.scaleOnSchedule("WarmWindowStart", ScalingSchedule.builder()
+                .schedule(Schedule.expression(window.startSchedule()))
+                .timeZone(zone)
+                .minCapacity(window.minTasks())
+                .build());
+        target.scaleOnSchedule("WarmWindowEnd", ScalingSchedule.builder()
+                .schedule(Schedule.expression(window.endSchedule()))
+                .timeZone(zone)
+                .minCapacity(0)
+                .build());
+    }
+
+    private Optional<WarmWindow> warmWindow(String tier) {
+        Object value = getNode().tryGetContext(tier + "WarmWindow");
+        return value == null || value.toString().isBlank() ? Optional.empty()
+                : Optional.of(WarmWindow.parse(value.toString()));
+    }
+
+    private Duration idleToZero() {
+        Object value = getNode().tryGetContext("idleToZeroMinutes");
+        return value == null ? ScalingLadder.DEFAULT_IDLE_TO_ZERO
+                : Duration.ofMinutes(Long.parseLong(value.toString()));
     }
 
     public ScalableTarget getTarget() {
@@ -103,5 +176,13 @@ public class TierScaling extends Construct {
 
     public Alarm getScaleInAlarm() {
         return scaleInAlarm;
+    }
+
+    public Alarm getToZeroAlarm() {
+        return toZeroAlarm;
+    }
+
+    public ScalingLadder getLadder() {
+        return ladder;
     }
 }

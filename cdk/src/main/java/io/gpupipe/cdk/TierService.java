@@ -10,6 +10,7 @@ import software.amazon.awscdk.services.ec2.InstanceRequirementsConfig;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
 import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ecs.CapacityOptionType;
 import software.amazon.awscdk.services.ecs.CapacityProviderStrategy;
 import software.amazon.awscdk.services.ecs.CfnCapacityProvider;
 import software.amazon.awscdk.services.ecs.Cluster;
@@ -39,8 +40,24 @@ public class TierService extends Construct {
         SizingGate.require(spec);
         SubnetSelection isolated = SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build();
 
-        capacityProvider = capacityProvider(spec, props.vpc());
+        capacityProvider = capacityProvider(spec, props.vpc(), "Capacity", CapacityOptionType.ON_DEMAND);
         props.cluster().addManagedInstancesCapacityProvider(capacityProvider);
+        List<CapacityProviderStrategy> strategy = List.of(CapacityProviderStrategy.builder()
+                .capacityProvider(capacityProvider.getCapacityProviderName())
+                .weight(1)
+                .build());
+        if (spotEnabled(spec)) {
+            // Seed 004's mix: On-Demand base, Spot for the rest. ECS never swaps Spot for On-Demand by itself, so
+            // the first task (the one a lone job waits for) always runs On-Demand and every further task on Spot.
+            ManagedInstancesCapacityProvider spot = capacityProvider(spec, props.vpc(), "SpotCapacity",
+                    CapacityOptionType.SPOT);
+            props.cluster().addManagedInstancesCapacityProvider(spot);
+            strategy = List.of(
+                    CapacityProviderStrategy.builder().capacityProvider(capacityProvider.getCapacityProviderName())
+                            .base(1).weight(0).build(),
+                    CapacityProviderStrategy.builder().capacityProvider(spot.getCapacityProviderName())
+                            .weight(1).build());
+        }
 
         TaskDefinition taskDefinition = TaskDefinition.Builder.create(this, "TaskDefinition")
                 .compatibility(Compatibility.MANAGED_INSTANCES)
@@ -59,10 +76,7 @@ public class TierService extends Construct {
                 .serviceName(props.sam().serviceName(spec.tier()))
                 .taskDefinition(taskDefinition)
                 .desiredCount(0)
-                .capacityProviderStrategies(List.of(CapacityProviderStrategy.builder()
-                        .capacityProvider(capacityProvider.getCapacityProviderName())
-                        .weight(1)
-                        .build()))
+                .capacityProviderStrategies(strategy)
                 .circuitBreaker(DeploymentCircuitBreaker.builder().enable(true).rollback(true).build())
                 .minHealthyPercent(100)
                 .maxHealthyPercent(200)
@@ -76,8 +90,15 @@ public class TierService extends Construct {
         new TierScaling(this, "Scaling", spec, props.sam(), props.cluster().getClusterName(), service);
     }
 
-    private ManagedInstancesCapacityProvider capacityProvider(TierSpec spec, IVpc vpc) {
-        SecurityGroup instances = SecurityGroup.Builder.create(this, "InstanceSecurityGroup")
+    /** Context {@code <tier>Spot=true} puts every task after the first on Spot capacity. */
+    private boolean spotEnabled(TierSpec spec) {
+        Object value = getNode().tryGetContext(spec.tier().wireName() + "Spot");
+        return value != null && Boolean.parseBoolean(value.toString());
+    }
+
+    private ManagedInstancesCapacityProvider capacityProvider(TierSpec spec, IVpc vpc, String id,
+                                                              CapacityOptionType option) {
+        SecurityGroup instances = SecurityGroup.Builder.create(this, id.replace("Capacity", "InstanceSecurityGroup"))
                 .vpc(vpc)
                 .description("gpupipe " + spec.tier().wireName() + " GPU instances: no inbound")
                 .build();
@@ -92,7 +113,8 @@ public class TierService extends Construct {
         if (!spec.allowedInstanceTypes().isEmpty()) {
             requirements.allowedInstanceTypes(spec.allowedInstanceTypes());
         }
-        ManagedInstancesCapacityProvider provider = ManagedInstancesCapacityProvider.Builder.create(this, "Capacity")
+        ManagedInstancesCapacityProvider provider = ManagedInstancesCapacityProvider.Builder.create(this, id)
+                .capacityOptionType(option == CapacityOptionType.SPOT ? option : null)
                 .subnets(vpc.getIsolatedSubnets())
                 .securityGroups(List.of(instances))
                 .instanceRequirements(requirements.build())

@@ -1,6 +1,7 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.scaling.ScalingLadder;
 import io.gpupipe.model.sizing.GpuShare;
 import io.gpupipe.model.sizing.ModelFootprint;
 import java.time.Duration;
@@ -29,8 +30,10 @@ public final class Tiers {
                 .maxSequenceLength(4096)
                 .maxConcurrentSequences(32)
                 .build();
-        return new TierSpec(Tier.SMALL, mistral, GpuShare.of("1"), L40S_CLASS_MIB, 3072, 24 * 1024, 10,
-                "small-mistral-7b-awq-1", Duration.ofMinutes(10), Duration.ofMinutes(5), List.of());
+        ScalingLadder ladder = ScalingLadder.defaults(Tier.SMALL);
+        return new TierSpec(Tier.SMALL, mistral, GpuShare.of("1"), L40S_CLASS_MIB, 3072, 24 * 1024,
+                ladder.maxScaleOutStep(), "small-mistral-7b-awq-1", Duration.ofMinutes(10), ladder.scaleInAfter(),
+                List.of());
     }
 
     public static TierSpec large() {
@@ -42,7 +45,9 @@ public final class Tiers {
                 .maxSequenceLength(4096)
                 .maxConcurrentSequences(64)
                 .build();
-        return new TierSpec(Tier.LARGE, llama, GpuShare.of("8"), L40S_CLASS_MIB, 64 * 1024, 512 * 1024, 4,
-                "large-llama-2-70b-awq-1", Duration.ofMinutes(20), Duration.ofMinutes(10), List.of());
+        ScalingLadder ladder = ScalingLadder.defaults(Tier.LARGE);
+        return new TierSpec(Tier.LARGE, llama, GpuShare.of("8"), L40S_CLASS_MIB, 64 * 1024, 512 * 1024,
+                ladder.maxScaleOutStep(), "large-llama-2-70b-awq-1", Duration.ofMinutes(20), ladder.scaleInAfter(),
+                List.of());
     }
 }

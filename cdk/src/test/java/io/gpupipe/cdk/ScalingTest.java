@@ -3,6 +3,7 @@ package io.gpupipe.cdk;
 import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.scaling.ScalingLadder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,6 +66,40 @@ class ScalingTest {
         assertThat(largePolicy).containsEntry("Cooldown", 600);
         assertThat(largePolicy.get("StepAdjustments")).isEqualTo(List.of(
                 Map.of("MetricIntervalUpperBound", 0, "ScalingAdjustment", -1)));
+    }
+
+    @Test
+    void scaleIn_shouldNeverRemoveTheLastTask_whenTheMetricWantsZero() {
+        // when
+        Map<String, Object> alarm = alarm("SmallTierScalingScaleInAlarm");
+
+        // then: a wanted 0 counts as 1, so only the to-zero alarm takes the service to 0
+        assertThat(alarm.get("Metrics").toString()).contains(ScalingLadder.SCALE_IN_GAP_EXPRESSION);
+    }
+
+    @Test
+    void toZero_shouldSetExactlyZero_afterFiveMinutesWithNothingWantedOrSent() {
+        for (String tier : List.of("Small", "Large")) {
+            // when
+            Map<String, Object> alarm = alarm(tier + "TierScalingToZeroAlarm");
+            Map<String, Object> policy = policy(tier + "TierScalingToZero");
+
+            // then: one step to 0, whatever the count (10 tasks no longer take 50 minutes)
+            assertThat(alarm).containsEntry("ComparisonOperator", "LessThanOrEqualToThreshold")
+                    .containsEntry("Threshold", 0).containsEntry("EvaluationPeriods", 5)
+                    .containsEntry("DatapointsToAlarm", 5).containsEntry("TreatMissingData", "notBreaching");
+            assertThat(alarm.get("Metrics").toString()).contains(ScalingLadder.IDLE_EXPRESSION, "DesiredTasks",
+                    "NumberOfMessagesSent", "AWS/SQS", "gpupipe-queue-name-" + tier.toLowerCase(), "Sum");
+            assertThat(policy).containsEntry("AdjustmentType", "ExactCapacity");
+            assertThat(policy.get("StepAdjustments")).isEqualTo(List.of(
+                    Map.of("MetricIntervalUpperBound", 0, "ScalingAdjustment", 0)));
+        }
+    }
+
+    @Test
+    void warmWindows_shouldBeAbsent_byDefault() {
+        gpu.findResources("AWS::ApplicationAutoScaling::ScalableTarget").values()
+                .forEach(t -> assertThat(properties(t)).doesNotContainKey("ScheduledActions"));
     }
 
     @Test

@@ -1,10 +1,13 @@
 package io.gpupipe.scaling;
 
 import io.gpupipe.model.scaling.ScalingTargets;
+import io.gpupipe.model.scaling.WarmWindow;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +43,8 @@ public interface ScalingConfig {
         /** ECS service name or ARN. */
         String service();
 
-        /** Waiting messages one task should face (seed 001's QueueDepthScaleThreshold). */
-        @WithDefault("5")
+        /** Waiting messages one task should face (see ScalingTargets.DEFAULT_BACKLOG_PER_TASK). */
+        @WithDefault(ScalingTargets.DEFAULT_BACKLOG_PER_TASK)
         double backlogPerTask();
 
         /** GPU compute utilisation, in percent, a task should run at. */
@@ -50,6 +53,18 @@ public interface ScalingConfig {
 
         /** Upper bound of the published desired count (seed 001: 10 small, 4 large). */
         int maxTasks();
+
+        /**
+         * The tier's warm window, the same text the CDK app's {@code <tier>WarmWindow} context turns into scheduled
+         * actions: inside it the published count never drops below its minimum.
+         */
+        @WithConverter(WarmWindowConverter.class)
+        Optional<WarmWindow> warmWindow();
+
+        /** The warm window's minimum at {@code at}, 0 outside it or without one. */
+        default int minimumAt(Instant at) {
+            return warmWindow().map(w -> w.minimumAt(at)).orElse(0);
+        }
 
         default ScalingTargets targets() {
             return new ScalingTargets(backlogPerTask(), targetGpuUtilization(), maxTasks());

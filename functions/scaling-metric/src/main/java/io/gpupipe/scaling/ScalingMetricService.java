@@ -80,10 +80,12 @@ public class ScalingMetricService {
         }
         ScalingInputs inputs = new ScalingInputs(depth.visible(), depth.inFlight(), depth.delayed(),
                 tasks.running(), tasks.desired(), gpu);
-        ScalingMetrics tierMetrics = ScalingMetrics.of(tier, inputs, settings.targets());
+        int warmMinimum = settings.minimumAt(at);
+        ScalingMetrics tierMetrics = ScalingMetrics.of(tier, inputs, settings.targets(), warmMinimum);
         ObjectNode line = line("INFO", "scaling-metric", at);
         tierMetrics.logFields().forEach((k, v) -> line.set(k, JobJson.mapper().valueToTree(v)));
         line.put("maxTasks", settings.maxTasks());
+        line.put("warmMinimum", warmMinimum);
         if (gpuError != null) {
             line.put("level", "WARN").put("gpuError", gpuError);
         }

@@ -8,6 +8,7 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,17 +17,20 @@ class ScalingConfigEnvTest {
     @Test
     void mapping_shouldReadTierSettings_fromEnvironmentVariableNames() {
         // given
-        Map<String, String> env = Map.of(
-                "GPUPIPE_SCALING_SMALL_QUEUE_URL", "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-small",
-                "GPUPIPE_SCALING_SMALL_CLUSTER", "gpupipe",
-                "GPUPIPE_SCALING_SMALL_SERVICE", "gpupipe-small",
-                "GPUPIPE_SCALING_SMALL_MAX_TASKS", "10",
-                "GPUPIPE_SCALING_LARGE_QUEUE_URL", "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-large",
-                "GPUPIPE_SCALING_LARGE_CLUSTER", "gpupipe",
-                "GPUPIPE_SCALING_LARGE_SERVICE", "gpupipe-large",
-                "GPUPIPE_SCALING_LARGE_MAX_TASKS", "4",
-                "GPUPIPE_SCALING_LARGE_BACKLOG_PER_TASK", "2",
-                "GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", "http://localhost:4566");
+        Map<String, String> env = Map.ofEntries(
+                Map.entry("GPUPIPE_SCALING_SMALL_QUEUE_URL",
+                        "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-small"),
+                Map.entry("GPUPIPE_SCALING_SMALL_CLUSTER", "gpupipe"),
+                Map.entry("GPUPIPE_SCALING_SMALL_SERVICE", "gpupipe-small"),
+                Map.entry("GPUPIPE_SCALING_SMALL_MAX_TASKS", "10"),
+                Map.entry("GPUPIPE_SCALING_LARGE_QUEUE_URL",
+                        "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-large"),
+                Map.entry("GPUPIPE_SCALING_LARGE_CLUSTER", "gpupipe"),
+                Map.entry("GPUPIPE_SCALING_LARGE_SERVICE", "gpupipe-large"),
+                Map.entry("GPUPIPE_SCALING_LARGE_MAX_TASKS", "4"),
+                Map.entry("GPUPIPE_SCALING_LARGE_BACKLOG_PER_TASK", "2"),
+                Map.entry("GPUPIPE_SCALING_SMALL_WARM_WINDOW", "MON-FRI 08:00-18:00 Europe/Berlin 1"),
+                Map.entry("GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", "http://localhost:4566"));
 
         // when: as Quarkus builds it (its converter reads "60s"/"5m" durations)
         SmallRyeConfig config = new SmallRyeConfigBuilder().withSources(new EnvConfigSource(env, 300))
@@ -37,7 +41,12 @@ class ScalingConfigEnvTest {
         // then
         assertThat(scaling.small().queueUrl()).endsWith("/gpupipe-small");
         assertThat(scaling.small().targets().maxTasks()).isEqualTo(10);
-        assertThat(scaling.small().targets().backlogPerTask()).isEqualTo(5.0);
+        assertThat(scaling.small().targets().backlogPerTask()).isEqualTo(50.0);
+        // 2026-12-01 is a Tuesday: 09:00 UTC is 10:00 in Berlin, inside the window; Saturday is outside
+        assertThat(scaling.small().minimumAt(Instant.parse("2026-12-01T09:00:00Z"))).isEqualTo(1);
+        assertThat(scaling.small().minimumAt(Instant.parse("2026-12-05T09:00:00Z"))).isZero();
+        assertThat(scaling.large().warmWindow()).isEmpty();
+        assertThat(scaling.large().minimumAt(Instant.parse("2026-12-01T09:00:00Z"))).isZero();
         assertThat(scaling.small().targets().gpuUtilizationPercent()).isEqualTo(70.0);
         assertThat(scaling.large().service()).isEqualTo("gpupipe-large");
         assertThat(scaling.large().targets().backlogPerTask()).isEqualTo(2.0);

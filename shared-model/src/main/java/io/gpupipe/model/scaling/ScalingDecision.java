@@ -22,7 +22,9 @@ public record ScalingDecision(int desiredTasks, int byBacklog, OptionalInt byGpu
         /** Tasks that may hold in-flight messages are kept. */
         IN_FLIGHT,
         /** Work exists but every signal asked for zero tasks: start one (scale from zero). */
-        FIRST_TASK
+        FIRST_TASK,
+        /** A warm window's minimum task count is above what the work asks for. */
+        WARM_MINIMUM
     }
 
     public ScalingDecision {

@@ -40,6 +40,11 @@ public record ScalingMetrics(String tier, ScalingInputs inputs, ScalingDecision 
         return new ScalingMetrics(tier, inputs, ScalingPolicy.decide(inputs, targets));
     }
 
+    /** As {@link #of(String, ScalingInputs, ScalingTargets)}, never below a warm window's {@code minimumTasks}. */
+    public static ScalingMetrics of(String tier, ScalingInputs inputs, ScalingTargets targets, int minimumTasks) {
+        return new ScalingMetrics(tier, inputs, ScalingPolicy.decide(inputs, targets, minimumTasks));
+    }
+
     /** The values to publish, desired count first. */
     public List<Value> values() {
         List<Value> values = new ArrayList<>();

@@ -12,7 +12,9 @@ import java.util.OptionalInt;
  *       {@code ceil(running × gpuUtil / targetGpuUtil)} when there is a GPU datapoint (missing data is no signal,
  *       not an idle GPU); {@code min(running, inFlight)}, the most tasks that can be holding an in-flight message
  *       (scaling in below it would stop a task mid-job); and 1, so the first job starts a task;</li>
- *   <li>clamped to the tier's {@code maxTasks}.</li>
+ *   <li>clamped to the tier's {@code maxTasks};</li>
+ *   <li>raised to a warm window's minimum when one is active ({@link #decide(ScalingInputs, ScalingTargets, int)}),
+ *       so the scale-in and to-zero alarms do not fight the schedule.</li>
  * </ol>
  */
 public final class ScalingPolicy {
@@ -48,6 +50,20 @@ public final class ScalingPolicy {
         boolean clamped = wanted > targets.maxTasks();
         return new ScalingDecision(Math.min(wanted, targets.maxTasks()), byBacklog, byGpu, busyFloor, reason,
                 clamped);
+    }
+
+    /** As {@link #decide(ScalingInputs, ScalingTargets)}, but never below {@code minimumTasks} (a warm window). */
+    public static ScalingDecision decide(ScalingInputs inputs, ScalingTargets targets, int minimumTasks) {
+        if (minimumTasks < 0) {
+            throw new IllegalArgumentException("minimumTasks must be >= 0, got " + minimumTasks);
+        }
+        ScalingDecision decision = decide(inputs, targets);
+        int floor = Math.min(minimumTasks, targets.maxTasks());
+        if (decision.desiredTasks() >= floor) {
+            return decision;
+        }
+        return new ScalingDecision(floor, decision.byBacklog(), decision.byGpu(), decision.busyFloor(),
+                ScalingDecision.Reason.WARM_MINIMUM, decision.clamped());
     }
 
     private static OptionalInt byGpu(ScalingInputs inputs, ScalingTargets targets) {

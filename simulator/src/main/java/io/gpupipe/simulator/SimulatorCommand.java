@@ -1,0 +1,105 @@
+package io.gpupipe.simulator;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The simulator's command line: traces × policies → table on stdout, charts as PNG. */
+@Command(name = "gpupipe-simulator", mixinStandardHelpOptions = true,
+        description = "Replays job arrival traces through the seeds' scaling policies and gpupipe's; prints "
+                + "first-job latency, p50/p95/p99 latency, late jobs, GPU instance-hours and cost.")
+public final class SimulatorCommand implements Callable<Integer> {
+    @Option(names = "--trace", split = ",", description = "bundled traces to run (lone, five, bursts, day, week); "
+            + "default: all")
+    List<String> traces = new ArrayList<>();
+
+    @Option(names = "--csv", description = "a CSV of arrivals: timestamp[,promptChars[,maxTokens]] (ISO-8601 or "
+            + "seconds); repeatable")
+    List<Path> csv = new ArrayList<>();
+
+    @Option(names = "--policy", split = ",", description = "policies (seed000, seed001, ours, ours+warm, "
+            + "ours+spot); default: all")
+    List<String> policies = new ArrayList<>();
+
+    @Option(names = "--seed", defaultValue = "42", description = "random seed (traces, Spot interruptions)")
+    long seed;
+
+    @Option(names = "--set", description = "override a platform parameter, e.g. --set smallPricePerHour=1.861")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--out", defaultValue = "target/simulator", description = "directory for charts and "
+            + "results.md")
+    Path out;
+
+    @Option(names = "--no-charts", description = "skip the PNG charts")
+    boolean noCharts;
+
+    private final PrintStream stdout;
+    private final PrintStream stderr;
+
+    SimulatorCommand(PrintStream stdout, PrintStream stderr) {
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        System.exit(new CommandLine(new SimulatorCommand(System.out, System.err)).execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Platform platform = Platform.defaults();
+        for (String override : overrides) {
+            platform = platform.with(override);
+        }
+        List<Policy> chosen = policies.isEmpty() ? Arrays.asList(Policy.values())
+                : policies.stream().map(Policy::of).toList();
+        Simulator simulator = new Simulator(platform, seed);
+        List<RunResult> all = new ArrayList<>();
+        for (Trace trace : traces()) {
+            List<RunResult> results = new ArrayList<>();
+            for (Policy policy : chosen) {
+                if (trace.days() >= 1) {
+                    ProgressBar bar = new ProgressBar(stderr, String.format("%-8s %-10s", trace.name(),
+                            policy.label()));
+                    results.add(simulator.run(trace, policy, bar));
+                    bar.done();
+                } else {
+                    results.add(simulator.run(trace, policy));
+                }
+            }
+            all.addAll(results);
+            if (!noCharts) {
+                stderr.println("chart: " + Charts.write(out, trace.name(), results, 1000, 750));
+            }
+        }
+        stdout.print(Report.text(all));
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("results.md"), Report.markdown(all));
+        return 0;
+    }
+
+    private List<Trace> traces() {
+        List<Trace> bundled = Traces.bundled(seed);
+        List<Trace> chosen = new ArrayList<>();
+        if (traces.isEmpty() && csv.isEmpty()) {
+            chosen.addAll(bundled);
+        }
+        for (String name : traces) {
+            chosen.add(bundled.stream().filter(t -> t.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new CommandLine.ParameterException(new CommandLine(this),
+                            "unknown trace '" + name + "' (lone, five, bursts, day, week)")));
+        }
+        csv.forEach(file -> chosen.add(Traces.csv(file)));
+        return chosen;
+    }
+}

@@ -1,0 +1,398 @@
+package io.gpupipe.simulator;
+
+import io.gpupipe.model.Tier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.DoubleConsumer;
+
+/**
+ * Discrete-event simulation of one tier under one policy: an SQS queue, an ECS service whose desired count the
+ * policy's {@link Scaler} drives, tasks on Managed Instances (provisioning → model load → polling → draining) and
+ * the instances' cost. Time is seconds after the trace start; events at the same time run in scheduling order, so a
+ * run is deterministic for a seed.
+ */
+final class TierSimulation {
+    enum TaskState { PROVISIONING, LOADING, POLLING, DRAINING, STOPPED }
+
+    /** A GPU instance; one task at a time (one GPU, or all eight for the large tier). */
+    static final class Instance {
+        final double launched;
+        final boolean spot;
+        double terminated = Double.NaN;
+        boolean interrupted;
+        Task task;
+        double idleSince;
+
+        Instance(double launched, boolean spot) {
+            this.launched = launched;
+            this.spot = spot;
+        }
+    }
+
+    /** One ECS task: a worker with its model server. */
+    static final class Task {
+        final Instance instance;
+        TaskState state;
+        final List<Running> running = new ArrayList<>();
+        double busySince = Double.NaN;
+        double busySeconds;
+
+        Task(Instance instance, TaskState state) {
+            this.instance = instance;
+            this.state = state;
+        }
+    }
+
+    /** A job being processed. */
+    record Running(int index, Job job, double end) {
+    }
+
+    private record Event(double at, long seq, Runnable action) {
+    }
+
+    final Platform platform;
+    final Policy policy;
+    final Tier tier;
+    final Trace trace;
+    private final List<Job> jobs;
+    private final PriorityQueue<Event> events = new PriorityQueue<>(
+            Comparator.comparingDouble(Event::at).thenComparingLong(Event::seq));
+    private final Deque<Integer> queue = new ArrayDeque<>();
+    final List<Task> tasks = new ArrayList<>();
+    private final List<Instance> instances = new ArrayList<>();
+    private final List<Instance> openInstances = new ArrayList<>();
+    private final double[] resultAt;
+    private final SplittableRandom random;
+    private final Scaler scaler;
+    private final DoubleConsumer progress;
+    final Recording recording = new Recording();
+    private long seq;
+    double now;
+    int desired;
+    int minCapacity;
+    private int maxVisibleThisPeriod;
+    private int sentThisPeriod;
+    private double closedCost;
+    private double closedInstanceSeconds;
+    private int interruptions;
+
+    TierSimulation(Platform platform, Policy policy, Tier tier, Trace trace, long seed, DoubleConsumer progress) {
+        this.platform = platform;
+        this.policy = policy;
+        this.tier = tier;
+        this.trace = trace;
+        this.jobs = trace.jobs(tier);
+        this.resultAt = new double[jobs.size()];
+        Arrays.fill(resultAt, Double.NaN);
+        this.random = new SplittableRandom(seed);
+        this.progress = progress;
+        this.scaler = Scaler.of(policy, this);
+    }
+
+    /** Runs the whole trace and returns what happened. */
+    TierOutcome run() {
+        scaler.start();
+        for (int i = 0; i < jobs.size(); i++) {
+            int index = i;
+            schedule(jobs.get(i).arrival(), () -> arrive(index));
+        }
+        for (double t = 0; t <= trace.horizonSeconds(); t += platform.metricPeriodSeconds()) {
+            double tick = t;
+            schedule(tick, () -> minute(tick));
+        }
+        while (!events.isEmpty() && events.peek().at() <= trace.horizonSeconds()) {
+            Event e = events.poll();
+            now = e.at();
+            e.action().run();
+        }
+        now = trace.horizonSeconds();
+        return new TierOutcome(tier, jobs, resultAt, cost(), instanceSeconds() / 3600, interruptions, recording);
+    }
+
+    void schedule(double at, Runnable action) {
+        events.add(new Event(at, seq++, action));
+    }
+
+    private void minute(double t) {
+        scaler.tick(t);
+        maxVisibleThisPeriod = queue.size();
+        sentThisPeriod = 0;
+        recording.sample(t, queue.size() + inFlight(), activeTasks(), pollingTasks(), cost());
+        progress.accept(t / trace.horizonSeconds());
+    }
+
+    private void arrive(int index) {
+        queue.add(index);
+        sentThisPeriod++;
+        maxVisibleThisPeriod = Math.max(maxVisibleThisPeriod, queue.size());
+        dispatch();
+    }
+
+    // ------------------------------------------------------------------ what the scalers see
+
+    int visible() {
+        return queue.size();
+    }
+
+    /** AWS/SQS NumberOfMessagesSent (Sum) of the period ending now. */
+    int sentThisPeriod() {
+        return sentThisPeriod;
+    }
+
+    int maxVisibleThisPeriod() {
+        return maxVisibleThisPeriod;
+    }
+
+    int inFlight() {
+        return tasks.stream().mapToInt(t -> t.running.size()).sum();
+    }
+
+    /** ECS runningCount: tasks whose containers run (loading, polling or draining). */
+    int runningTasks() {
+        return (int) tasks.stream().filter(t -> t.state == TaskState.LOADING || t.state == TaskState.POLLING
+                || t.state == TaskState.DRAINING).count();
+    }
+
+    int pollingTasks() {
+        return (int) tasks.stream().filter(t -> t.state == TaskState.POLLING).count();
+    }
+
+    int activeTasks() {
+        return (int) tasks.stream().filter(t -> t.state != TaskState.STOPPED && t.state != TaskState.DRAINING).count();
+    }
+
+    /** Container Insights TaskGPUUtilization: share of the last period the service's polling tasks were busy. */
+    double gpuUtilizationPercent(double period) {
+        List<Task> serving = tasks.stream().filter(t -> t.state == TaskState.POLLING).toList();
+        double busy = 0;
+        for (Task task : serving) {
+            double seconds = task.busySeconds + (Double.isNaN(task.busySince) ? 0 : now - task.busySince);
+            busy += Math.min(period, seconds);
+            task.busySeconds = 0;
+            task.busySince = Double.isNaN(task.busySince) ? Double.NaN : now;
+        }
+        return serving.isEmpty() ? Double.NaN : 100 * busy / (period * serving.size());
+    }
+
+    /** Application Auto Scaling sets the service's desired count, clamped to [min, max]. */
+    void setDesired(int count) {
+        desired = Math.max(minCapacity, Math.min(count, platform.maxTasks(tier)));
+        reconcile();
+    }
+
+    /** The trace starts inside a warm window: {@code count} tasks already serve (their cost counts from t = 0). */
+    void prewarm(int count) {
+        minCapacity = count;
+        desired = count;
+        for (int i = 0; i < count; i++) {
+            Instance instance = new Instance(0, false);
+            instances.add(instance);
+            openInstances.add(instance);
+            Task task = new Task(instance, TaskState.POLLING);
+            instance.task = task;
+            tasks.add(task);
+        }
+    }
+
+    /** A scheduled action changes the minimum; the desired count is raised to it. */
+    void setMinCapacity(int min) {
+        minCapacity = min;
+        if (desired < min) {
+            setDesired(min);
+        }
+    }
+
+    // ------------------------------------------------------------------ ECS
+
+    /** The ECS service scheduler: start or stop tasks until the active count matches the desired count. */
+    private void reconcile() {
+        while (activeTasks() < desired) {
+            startTask();
+        }
+        while (activeTasks() > desired) {
+            stopOneTask();
+        }
+    }
+
+    private void startTask() {
+        boolean spot = policy == Policy.OURS_SPOT && tasks.stream()
+                .anyMatch(t -> t.state != TaskState.STOPPED && t.state != TaskState.DRAINING && !t.instance.spot);
+        Instance idle = openInstances.stream()
+                .filter(i -> Double.isNaN(i.terminated) && !i.interrupted && i.task == null && i.spot == spot)
+                .findFirst().orElse(null);
+        if (idle != null) {
+            Task task = new Task(idle, TaskState.LOADING);
+            idle.task = task;
+            tasks.add(task);
+            schedule(now + platform.loadSeconds(tier), () -> ready(task));
+            return;
+        }
+        Instance instance = new Instance(now, spot);
+        instances.add(instance);
+        openInstances.add(instance);
+        Task task = new Task(instance, TaskState.PROVISIONING);
+        instance.task = task;
+        tasks.add(task);
+        schedule(now + platform.provisioningSeconds(), () -> {
+            if (task.state == TaskState.PROVISIONING) {
+                task.state = TaskState.LOADING;
+                schedule(now + platform.loadSeconds(tier), () -> ready(task));
+            }
+        });
+        if (spot) {
+            double hours = -Math.log(1 - random.nextDouble()) / platform.spotInterruptionsPerHour();
+            schedule(now + hours * 3600, () -> interrupt(instance));
+        }
+    }
+
+    private void ready(Task task) {
+        if (task.state == TaskState.LOADING) {
+            task.state = TaskState.POLLING;
+            dispatch();
+        }
+    }
+
+    /** Scale-in: stop a task that is not serving yet, else drain the least busy one (SIGTERM: it finishes its jobs). */
+    private void stopOneTask() {
+        Task victim = tasks.stream()
+                .filter(t -> t.state == TaskState.PROVISIONING || t.state == TaskState.LOADING)
+                .reduce((a, b) -> b)
+                .orElseGet(() -> tasks.stream().filter(t -> t.state == TaskState.POLLING)
+                        .min(Comparator.comparingInt(t -> t.running.size())).orElseThrow());
+        drain(victim);
+    }
+
+    private void drain(Task task) {
+        task.state = TaskState.DRAINING;
+        if (task.running.isEmpty()) {
+            stopped(task);
+            release(task.instance);
+        }
+    }
+
+    /** A stopped task leaves the service (the list stays small over week-long traces). */
+    private void stopped(Task task) {
+        task.state = TaskState.STOPPED;
+        tasks.remove(task);
+    }
+
+    private void release(Instance instance) {
+        instance.task = null;
+        instance.idleSince = now;
+        double idleSince = now;
+        schedule(now + platform.idleInstanceSeconds(), () -> {
+            if (instance.task == null && instance.idleSince == idleSince && Double.isNaN(instance.terminated)) {
+                terminate(instance);
+            }
+        });
+    }
+
+    private void terminate(Instance instance) {
+        if (!Double.isNaN(instance.terminated)) {
+            return;
+        }
+        instance.terminated = now;
+        openInstances.remove(instance);
+        double seconds = now - instance.launched;
+        closedInstanceSeconds += seconds;
+        closedCost += seconds / 3600 * pricePerHour(instance);
+    }
+
+    /** Spot interruption: 2-minute notice, ECS drains the task; unfinished jobs return to the queue at termination. */
+    private void interrupt(Instance instance) {
+        if (!Double.isNaN(instance.terminated)) {
+            return;
+        }
+        interruptions++;
+        instance.interrupted = true;
+        Task task = instance.task;
+        if (task != null && task.state != TaskState.STOPPED) {
+            task.state = TaskState.DRAINING;
+            if (task.running.isEmpty()) {
+                stopped(task);
+            }
+        }
+        schedule(now + platform.spotNoticeSeconds(), () -> {
+            if (task != null && task.state == TaskState.DRAINING) {
+                task.running.forEach(r -> queue.addFirst(r.index()));
+                task.running.clear();
+                stopped(task);
+            }
+            instance.task = null;
+            terminate(instance);
+            reconcile();
+            dispatch();
+        });
+        reconcile();
+    }
+
+    // ------------------------------------------------------------------ workers
+
+    private int window() {
+        return policy == Policy.SEED_000 || policy == Policy.SEED_001 ? platform.seedWindow() : platform.ourWindow();
+    }
+
+    /** Polling workers take waiting jobs up to their window, the least busy first. */
+    private void dispatch() {
+        while (!queue.isEmpty()) {
+            Task task = tasks.stream()
+                    .filter(t -> t.state == TaskState.POLLING && t.running.size() < window())
+                    .min(Comparator.comparingInt(t -> t.running.size())).orElse(null);
+            if (task == null) {
+                return;
+            }
+            int index = queue.poll();
+            Job job = jobs.get(index);
+            int concurrent = task.running.size() + 1;
+            double seconds = platform.singleJobSeconds(tier, job.maxTokens()) * concurrent
+                    / platform.batchSpeedup(concurrent);
+            Running running = new Running(index, job, now + seconds);
+            if (task.running.isEmpty()) {
+                task.busySince = now;
+            }
+            task.running.add(running);
+            schedule(running.end(), () -> finish(task, running));
+        }
+    }
+
+    private void finish(Task task, Running running) {
+        if (!task.running.remove(running)) {
+            return;
+        }
+        resultAt[running.index()] = now;
+        if (task.running.isEmpty()) {
+            task.busySeconds += now - task.busySince;
+            task.busySince = Double.NaN;
+            if (task.state == TaskState.DRAINING) {
+                stopped(task);
+                release(task.instance);
+            }
+        }
+        dispatch();
+    }
+
+    // ------------------------------------------------------------------ cost
+
+    private double pricePerHour(Instance instance) {
+        return instance.spot ? platform.spotPerHour(tier) : platform.onDemandPerHour(tier);
+    }
+
+    double cost() {
+        double open = 0;
+        for (Instance i : openInstances) {
+            open += (now - i.launched) / 3600 * pricePerHour(i);
+        }
+        return closedCost + open;
+    }
+
+    private double instanceSeconds() {
+        double open = openInstances.stream().mapToDouble(i -> now - i.launched).sum();
+        return closedInstanceSeconds + open;
+    }
+}

@@ -1,0 +1,79 @@
+package io.gpupipe.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpupipe.model.Tier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulatorInputsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void csv_shouldReadTimestampsAndSizes_andRouteLongJobsToLarge() throws IOException {
+        // given
+        Path file = dir.resolve("mine.csv");
+        Files.writeString(file, "timestamp,promptChars,maxTokens\n# comment\n"
+                + "2026-12-01T09:00:10Z,100,64\n2026-12-01T09:00:00Z\n2026-12-01T09:01:00Z,3000,256\n");
+
+        // when
+        Trace trace = Traces.csv(file);
+
+        // then
+        assertThat(trace.name()).isEqualTo("mine");
+        assertThat(trace.jobs()).extracting(Job::arrival).containsExactly(0.0, 10.0, 60.0);
+        assertThat(trace.jobs()).extracting(Job::tier).containsExactly(Tier.SMALL, Tier.SMALL, Tier.LARGE);
+        assertThat(trace.jobs(Tier.SMALL)).extracting(Job::maxTokens).containsExactly(128, 64);
+        assertThat(trace.horizonSeconds()).isEqualTo(60 + 7200);
+    }
+
+    @Test
+    void csv_shouldNameTheLine_whenARowIsBad() throws IOException {
+        Path file = dir.resolve("bad.csv");
+        Files.writeString(file, "10\n20,abc\n");
+        assertThatThrownBy(() -> Traces.csv(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 2");
+    }
+
+    @Test
+    void platformWith_shouldChangeOneParameter_andRejectUnknownNames() {
+        Platform changed = Platform.defaults().with("smallPricePerHour=1.861");
+        assertThat(changed.smallPricePerHour()).isEqualTo(1.861);
+        assertThat(changed.largePricePerHour()).isEqualTo(Platform.defaults().largePricePerHour());
+        assertThat(Platform.defaults().with("ourWindow=4").ourWindow()).isEqualTo(4);
+        assertThatThrownBy(() -> Platform.defaults().with("nope=1")).hasMessageContaining("unknown parameter 'nope'");
+        assertThatThrownBy(() -> Platform.defaults().with("ourWindow=x")).hasMessageContaining("wants a number");
+    }
+
+    @Test
+    void batchSpeedup_shouldMatchTheWorkerBenchmark() {
+        Platform p = Platform.defaults();
+        assertThat(p.batchSpeedup(1)).isEqualTo(1.0);
+        assertThat(p.batchSpeedup(16)).isCloseTo(14.2, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.batchSpeedup(1000)).isEqualTo(p.maxBatchSpeedup());
+    }
+
+    @Test
+    void run_shouldBeDeterministic_forASeed() {
+        RunResult a = new Simulator(Platform.defaults(), 7).run(Traces.poissonBursts(7), Policy.OURS_SPOT);
+        RunResult b = new Simulator(Platform.defaults(), 7).run(Traces.poissonBursts(7), Policy.OURS_SPOT);
+        assertThat(a.cost()).isEqualTo(b.cost());
+        assertThat(a.p99Seconds()).isEqualTo(b.p99Seconds());
+        assertThat(a.jobs()).isEqualTo(b.jobs());
+    }
+
+    @Test
+    void spot_shouldCostLessThanOnDemand_whenBurstsNeedSeveralTasks() {
+        Platform p = Platform.defaults().with("backlogPerTask=5");
+        Simulator simulator = new Simulator(p, 42);
+        RunResult onDemand = simulator.run(Traces.poissonBursts(42), Policy.OURS);
+        RunResult spot = simulator.run(Traces.poissonBursts(42), Policy.OURS_SPOT);
+        assertThat(spot.cost()).isLessThan(onDemand.cost());
+        assertThat(spot.lateJobs()).isZero();
+    }
+}
