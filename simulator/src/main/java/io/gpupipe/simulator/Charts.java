@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
@@ -21,6 +22,9 @@ final class Charts {
     private static final Color[] COLORS = {new Color(0xD62728), new Color(0xFF7F0E), new Color(0x1F77B4),
         new Color(0x2CA02C), new Color(0x9467BD)};
 
+    /** Cost is drawn on a log axis (seed 001 spends 50× the others); zero shows as one cent. */
+    private static final double MIN_DOLLARS = 0.01;
+
     private Charts() {
     }
 
@@ -28,9 +32,11 @@ final class Charts {
     static Path write(Path dir, String trace, List<RunResult> results, int width, int height) {
         NumberAxis hours = new NumberAxis("hours after start");
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(hours);
-        plot.add(subplot("jobs queued + in flight", results, Metric.JOBS), 1);
+        XYPlot jobs = subplot("jobs queued + in flight", results, Metric.JOBS);
+        plot.add(jobs, 1);
         plot.add(subplot("tasks", results, Metric.TASKS), 1);
-        plot.add(subplot("cumulative $", results, Metric.COST), 1);
+        plot.add(subplot("cumulative $ (log)", results, Metric.COST), 1);
+        plot.setFixedLegendItems(jobs.getLegendItems());
         JFreeChart chart = new JFreeChart("trace '" + trace + "'", JFreeChart.DEFAULT_TITLE_FONT, plot, true);
         chart.setBackgroundPaint(Color.WHITE);
         try {
@@ -55,7 +61,7 @@ final class Charts {
                 double value = switch (metric) {
                     case JOBS -> s.jobs();
                     case TASKS -> s.tasks();
-                    case COST -> s.cost();
+                    case COST -> Math.max(s.cost(), MIN_DOLLARS);
                 };
                 series.add(s.at() / 3600, value);
             }
@@ -63,7 +69,8 @@ final class Charts {
             renderer.setSeriesPaint(i, COLORS[r.policy().ordinal() % COLORS.length]);
             renderer.setSeriesStroke(i, new BasicStroke(1.5f));
         }
-        XYPlot plot = new XYPlot(data, null, new NumberAxis(label), renderer);
+        NumberAxis axis = metric == Metric.COST ? new LogarithmicAxis(label) : new NumberAxis(label);
+        XYPlot plot = new XYPlot(data, null, axis, renderer);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);

@@ -68,6 +68,22 @@ class SimulatorInputsTest {
     }
 
     @Test
+    void charts_shouldWriteOnePngPerTrace() throws IOException {
+        // given
+        Simulator simulator = new Simulator(Platform.defaults(), 42);
+        var results = java.util.List.of(simulator.run(Traces.five(), Policy.SEED_000),
+                simulator.run(Traces.five(), Policy.OURS));
+
+        // when
+        Path png = Charts.write(dir, "five", results, 400, 300);
+
+        // then: a PNG signature
+        byte[] bytes = Files.readAllBytes(png);
+        assertThat(png.getFileName()).hasToString("five.png");
+        assertThat(bytes).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+    }
+
+    @Test
     void spot_shouldCostLessThanOnDemand_whenBurstsNeedSeveralTasks() {
         Platform p = Platform.defaults().with("backlogPerTask=5");
         Simulator simulator = new Simulator(p, 42);
