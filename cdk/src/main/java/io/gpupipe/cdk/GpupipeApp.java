@@ -15,7 +15,10 @@ import software.amazon.awscdk.Tags;
  *
  * <p>Context (-c key=value, or cdk.json): {@code samStackName} (default gpupipe), {@code workerImageTag}
  * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code resultsKmsKeyArn} (when the
- * bucket uses SSE-KMS). Task ceilings are the SAM stack's SmallMaxTasks/LargeMaxTasks parameters.
+ * bucket uses SSE-KMS), {@code smallWarmWindow}/{@code largeWarmWindow} (e.g. "MON-FRI 08:00-18:00 Europe/Berlin 1",
+ * see {@link TierScaling}), {@code smallSpot}/{@code largeSpot} (true: tasks after the first on Spot, see
+ * {@link TierService}), {@code idleToZeroMinutes} (default 5). Task ceilings are the SAM stack's
+ * SmallMaxTasks/LargeMaxTasks parameters.
  */
 public final class GpupipeApp {
     private GpupipeApp() {
