@@ -14,8 +14,9 @@ import software.amazon.awscdk.Tags;
  * offline with {@code cdk/synth.sh} (or {@code cdk synth}); deploy after the SAM stack.
  *
  * <p>Context (-c key=value, or cdk.json): {@code samStackName} (default gpupipe), {@code workerImageTag}
- * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code resultsKmsKeyArn} (when the
- * bucket uses SSE-KMS). Task ceilings are the SAM stack's SmallMaxTasks/LargeMaxTasks parameters.
+ * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code smallModelRevision} and
+ * {@code largeModelRevision} (required: the 40-hex commits of native-build/models/*.env), {@code resultsKmsKeyArn}
+ * (when the bucket uses SSE-KMS). Task ceilings are the SAM stack's SmallMaxTasks/LargeMaxTasks parameters.
  */
 public final class GpupipeApp {
     private GpupipeApp() {
@@ -61,6 +62,7 @@ public final class GpupipeApp {
             if (tag.isPresent()) {
                 tier = tier.withModelServerImageTag(tag.get());
             }
+            tier = tier.withModelRevision(context(app, name + "ModelRevision").orElse(null));
             tiers.add(tier);
         }
         return tiers;

@@ -8,7 +8,9 @@ import java.util.List;
 
 /**
  * The default tiers of seed 001: Mistral-7B (AWQ) on one L40S-class GPU, Llama-2-70B (AWQ) on eight. GPU memory
- * minima are 44 GiB, below the 48 GB nominal size, because EC2 reports an L40S as about 45,000 MiB.
+ * minima are 44 GiB, below the 48 GB nominal size, because EC2 reports an L40S as about 45,000 MiB. The model
+ * repositories are native-build/models/*.env's MODEL_REPO; their commits come from the same files through the
+ * {@code <tier>ModelRevision} context (no default: synthesis refuses a tier without a pinned commit).
  */
 public final class Tiers {
     static final long L40S_CLASS_MIB = 44 * 1024;
@@ -30,7 +32,8 @@ public final class Tiers {
                 .maxConcurrentSequences(32)
                 .build();
         return new TierSpec(Tier.SMALL, mistral, GpuShare.of("1"), L40S_CLASS_MIB, 3072, 24 * 1024, 10,
-                "small-mistral-7b-awq-1", Duration.ofMinutes(10), Duration.ofMinutes(5), List.of());
+                "small-mistral-7b-awq-1", Duration.ofMinutes(10), Duration.ofMinutes(5), List.of(),
+                "TheBloke/Mistral-7B-Instruct-v0.2-AWQ", null);
     }
 
     public static TierSpec large() {
@@ -43,6 +46,7 @@ public final class Tiers {
                 .maxConcurrentSequences(64)
                 .build();
         return new TierSpec(Tier.LARGE, llama, GpuShare.of("8"), L40S_CLASS_MIB, 64 * 1024, 512 * 1024, 4,
-                "large-llama-2-70b-awq-1", Duration.ofMinutes(20), Duration.ofMinutes(10), List.of());
+                "large-llama-2-70b-awq-1", Duration.ofMinutes(20), Duration.ofMinutes(10), List.of(),
+                "TheBloke/Llama-2-70B-Chat-AWQ", null);
     }
 }
