@@ -38,7 +38,7 @@ public class TierService extends Construct {
         super(scope, id);
         TierSpec spec = props.spec();
         SizingGate.require(spec);
-        spec.modelVersion();
+        spec.modelVersion(); // fails synthesis, readably, unless the tier's model revision is a pinned commit
 
         capacityProvider = capacityProvider(spec, props.vpc());
         props.cluster().addManagedInstancesCapacityProvider(capacityProvider);

@@ -304,10 +304,6 @@ public final class VllmStandIn implements AutoCloseable {
      * </ul>
      */
     private Optional<String> rejectCompletion(JsonNode body, String prompt, int maxTokens) {
-        int priority = body.path("priority").asInt(0);
-        if (priority != 0 && !"priority".equals(settings.schedulingPolicy())) {
-            return Optional.of("Got priority " + priority + " but Priority scheduling is not enabled.");
-        }
         int inputTokens = promptTokens(prompt);
         int maxModelLen = settings.maxModelLen();
         if (inputTokens >= maxModelLen) {
@@ -319,6 +315,11 @@ public final class VllmStandIn implements AutoCloseable {
                     + "model's maximum context length is " + maxModelLen + " tokens and your request has "
                     + inputTokens + " input tokens (" + maxTokens + " > " + maxModelLen + " - " + inputTokens
                     + "). (parameter=max_tokens, value=" + maxTokens + ")");
+        }
+        // the serving layer checks the input first; the engine then checks the priority
+        int priority = body.path("priority").asInt(0);
+        if (priority != 0 && !"priority".equals(settings.schedulingPolicy())) {
+            return Optional.of("Got priority " + priority + " but Priority scheduling is not enabled.");
         }
         return Optional.empty();
     }
