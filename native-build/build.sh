@@ -12,6 +12,10 @@
 #   functions/<name>/target/function.zip   native: contains `bootstrap` (sam-template.yaml, FunctionPackage=native)
 #   image gpupipe/gpu-worker:<tag>         push to the RegistryStack's WorkerRepositoryUri, CDK -c workerImageTag
 #   image gpupipe/model-server:<tier tag>  push to ModelServerRepositoryUri, CDK -c <tier>ModelImageTag
+#
+# The ECR repositories keep tags immutable, so --push skips an image whose tag the repository already holds (a
+# re-run of a deployment pushes nothing twice; a model image with an existing tag is not even rebuilt). Tags must
+# therefore change with the content: the worker's is the commit, a model image's is IMAGE_TAG in its .env file.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,6 +26,7 @@ cd "$root"
 MANDREL_IMAGE="${MANDREL_IMAGE:-quay.io/quarkus/ubi9-quarkus-mandrel-builder-image:jdk-25}"
 FUNCTIONS=(router scaling-metric result-notifier repair-logger)
 TAG="${TAG:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo dev)}"
+MODELS_DIR="${MODELS_DIR:-native-build/models}"
 
 build_functions=true
 worker=""
@@ -34,10 +39,31 @@ while [[ $# -gt 0 ]]; do
         --model) models+=("$2"); shift ;;
         --push) push="$2"; shift ;;
         --tag) TAG="$2"; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "build.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
+done
+
+# True when repository $1 of the push registry already holds tag $2 (immutable tags: pushing again would fail).
+image_exists() {
+    [[ -n "$push" ]] && aws ecr describe-images --repository-name "$1" --image-ids "imageTag=$2" \
+        --query 'imageDetails[0].imageDigest' --output text >/dev/null 2>&1
+}
+
+# Reads a tier's model env file and refuses a revision that is not a commit (branches move; seed 003).
+load_model() {
+    # shellcheck source=/dev/null
+    source "$MODELS_DIR/$1.env"
+    if [[ ! "${MODEL_REVISION:-}" =~ ^[0-9a-f]{40}$ ]]; then
+        echo "build.sh: $MODELS_DIR/$1.env: MODEL_REVISION must be the 40-hex commit of $MODEL_REPO to bake in," \
+            "got '${MODEL_REVISION:-}'" >&2
+        exit 5
+    fi
+}
+
+for tier in "${models[@]}"; do
+    load_model "$tier"
 done
 
 engine="${CONTAINER_ENGINE:-}"
@@ -62,8 +88,10 @@ echo "build.sh: container engine $engine, builder $MANDREL_IMAGE, tag $TAG"
 native_flags=(-Dquarkus.native.enabled=true -Dquarkus.native.container-build=true
     "-Dquarkus.native.container-runtime=$engine" "-Dquarkus.native.builder-image=$MANDREL_IMAGE")
 
-# shared-model (and local-aws, a test dependency of every module) must be installed before -pl builds.
-./mvnw -B -ntp install -DskipTests -pl shared-model,local-stack/local-aws
+if $build_functions || [[ -n "$worker" ]]; then
+    # shared-model (and local-aws, a test dependency of every module) must be installed before -pl builds.
+    ./mvnw -B -ntp install -DskipTests -pl shared-model,local-stack/local-aws
+fi
 
 if $build_functions; then
     modules=$(printf 'functions/%s,' "${FUNCTIONS[@]}")
@@ -92,26 +120,34 @@ case "$worker" in
     *) echo "build.sh: --worker takes native or jvm" >&2; exit 2 ;;
 esac
 
+pushed_models=()
 for tier in "${models[@]}"; do
-    # shellcheck source=/dev/null
-    source "native-build/models/$tier.env"
+    load_model "$tier"
+    if image_exists "${MODEL_REPOSITORY:-}" "$IMAGE_TAG"; then
+        echo "build.sh: $MODEL_REPOSITORY:$IMAGE_TAG is already in the registry: not rebuilt, not pushed"
+        continue
+    fi
     "$engine" build -f native-build/Dockerfile.model-server \
         --build-arg "VLLM_IMAGE=$VLLM_IMAGE" \
         --build-arg "MODEL_REPO=$MODEL_REPO" \
         --build-arg "MODEL_REVISION=$MODEL_REVISION" \
         ${HF_TOKEN_FILE:+--secret "id=hf_token,src=$HF_TOKEN_FILE"} \
         -t "gpupipe/model-server:$IMAGE_TAG" native-build
+    pushed_models+=("$tier")
 done
 
 if [[ -n "$push" ]]; then
     # push: the RegistryStack repository URIs (aws ecr get-login-password ... | $engine login ... first)
     if [[ -n "$worker" ]]; then
-        "$engine" tag "gpupipe/gpu-worker:$TAG" "$push/${WORKER_REPOSITORY:?set WORKER_REPOSITORY}:$TAG"
-        "$engine" push "$push/$WORKER_REPOSITORY:$TAG"
+        if image_exists "${WORKER_REPOSITORY:?set WORKER_REPOSITORY}" "$TAG"; then
+            echo "build.sh: $WORKER_REPOSITORY:$TAG is already in the registry: not pushed"
+        else
+            "$engine" tag "gpupipe/gpu-worker:$TAG" "$push/$WORKER_REPOSITORY:$TAG"
+            "$engine" push "$push/$WORKER_REPOSITORY:$TAG"
+        fi
     fi
-    for tier in "${models[@]}"; do
-        # shellcheck source=/dev/null
-        source "native-build/models/$tier.env"
+    for tier in "${pushed_models[@]}"; do
+        load_model "$tier"
         "$engine" tag "gpupipe/model-server:$IMAGE_TAG" "$push/${MODEL_REPOSITORY:?set MODEL_REPOSITORY}:$IMAGE_TAG"
         "$engine" push "$push/$MODEL_REPOSITORY:$IMAGE_TAG"
     done

@@ -14,10 +14,11 @@ import software.amazon.awscdk.Tags;
  * offline with {@code cdk/synth.sh} (or {@code cdk synth}); deploy after the SAM stack.
  *
  * <p>Context (-c key=value, or cdk.json): {@code samStackName} (default gpupipe), {@code workerImageTag}
- * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code resultsKmsKeyArn} (when the
- * bucket uses SSE-KMS), {@code smallWarmWindow}/{@code largeWarmWindow} (e.g. "MON-FRI 08:00-18:00 Europe/Berlin 1",
- * see {@link TierScaling}), {@code smallSpot}/{@code largeSpot} (true: tasks after the first on Spot, see
- * {@link TierService}), {@code idleToZeroMinutes} (default 5). Task ceilings are the SAM stack's
+ * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code smallModelRevision} and
+ * {@code largeModelRevision} (required: the 40-hex commits of native-build/models/*.env), {@code resultsKmsKeyArn}
+ * (when the bucket uses SSE-KMS), {@code smallWarmWindow}/{@code largeWarmWindow} (e.g. "MON-FRI 08:00-18:00
+ * Europe/Berlin 1", see {@link TierScaling}), {@code smallSpot}/{@code largeSpot} (true: tasks after the first on
+ * Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5). Task ceilings are the SAM stack's
  * SmallMaxTasks/LargeMaxTasks parameters.
  */
 public final class GpupipeApp {
@@ -64,6 +65,7 @@ public final class GpupipeApp {
             if (tag.isPresent()) {
                 tier = tier.withModelServerImageTag(tag.get());
             }
+            tier = tier.withModelRevision(context(app, name + "ModelRevision").orElse(null));
             tiers.add(tier);
         }
         return tiers;

@@ -1,15 +1,16 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.sizing.FractionalGpus;
 import java.util.List;
 import software.amazon.awscdk.Size;
 import software.amazon.awscdk.services.ec2.AcceleratorManufacturer;
 import software.amazon.awscdk.services.ec2.AcceleratorType;
 import software.amazon.awscdk.services.ec2.IVpc;
 import software.amazon.awscdk.services.ec2.InstanceRequirementsConfig;
+import software.amazon.awscdk.services.ec2.Peer;
+import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
-import software.amazon.awscdk.services.ec2.SubnetSelection;
-import software.amazon.awscdk.services.ec2.SubnetType;
 import software.amazon.awscdk.services.ecs.CapacityOptionType;
 import software.amazon.awscdk.services.ecs.CapacityProviderStrategy;
 import software.amazon.awscdk.services.ecs.CfnCapacityProvider;
@@ -38,7 +39,7 @@ public class TierService extends Construct {
         super(scope, id);
         TierSpec spec = props.spec();
         SizingGate.require(spec);
-        SubnetSelection isolated = SubnetSelection.builder().subnetType(SubnetType.PRIVATE_ISOLATED).build();
+        spec.modelVersion(); // fails synthesis, readably, unless the tier's model revision is a pinned commit
 
         capacityProvider = capacityProvider(spec, props.vpc(), "Capacity", CapacityOptionType.ON_DEMAND);
         props.cluster().addManagedInstancesCapacityProvider(capacityProvider);
@@ -67,10 +68,14 @@ public class TierService extends Construct {
                 .build();
         task = new TierTask(this, "Containers", taskDefinition, props);
 
+        // Tasks sit in isolated subnets (no route out of the VPC): HTTPS to the VPC endpoints and the S3 gateway
+        // endpoint is all they can send; the model server is on localhost inside the task, which no group filters.
         SecurityGroup taskSecurityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
                 .vpc(props.vpc())
-                .description("gpupipe " + spec.tier().wireName() + " tasks: no inbound; outbound only inside the VPC")
+                .description("gpupipe " + spec.tier().wireName() + " tasks: no inbound; outbound HTTPS only")
+                .allowAllOutbound(false)
                 .build();
+        taskSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to VPC endpoints and S3 gateway");
         service = FargateService.Builder.create(this, "Service")
                 .cluster(props.cluster())
                 .serviceName(props.sam().serviceName(spec.tier()))
@@ -80,7 +85,7 @@ public class TierService extends Construct {
                 .circuitBreaker(DeploymentCircuitBreaker.builder().enable(true).rollback(true).build())
                 .minHealthyPercent(100)
                 .maxHealthyPercent(200)
-                .vpcSubnets(isolated)
+                .vpcSubnets(NetworkStack.TASK_SUBNETS)
                 .securityGroups(List.of(taskSecurityGroup))
                 .assignPublicIp(false)
                 .enableEcsManagedTags(true)
@@ -98,32 +103,47 @@ public class TierService extends Construct {
 
     private ManagedInstancesCapacityProvider capacityProvider(TierSpec spec, IVpc vpc, String id,
                                                               CapacityOptionType option) {
+        // Instances pull images and talk to ECS over HTTPS (endpoints, or the NAT gateway for what has none).
         SecurityGroup instances = SecurityGroup.Builder.create(this, id.replace("Capacity", "InstanceSecurityGroup"))
                 .vpc(vpc)
-                .description("gpupipe " + spec.tier().wireName() + " GPU instances: no inbound")
+                .description("gpupipe " + spec.tier().wireName() + " GPU instances: no inbound; outbound HTTPS only")
+                .allowAllOutbound(false)
                 .build();
-        InstanceRequirementsConfig.Builder requirements = InstanceRequirementsConfig.builder()
-                .vCpuCountMin(instanceVcpuMin(spec))
-                .memoryMin(Size.mebibytes(instanceMemoryMiBMin(spec)))
-                .acceleratorManufacturers(List.of(AcceleratorManufacturer.NVIDIA))
-                .acceleratorTypes(List.of(AcceleratorType.GPU))
-                .acceleratorCountMin(spec.gpuShare().devices())
-                .acceleratorCountMax(spec.gpuShare().devices())
-                .acceleratorTotalMemoryMin(Size.mebibytes(spec.acceleratorTotalMemoryMiB()));
-        if (!spec.allowedInstanceTypes().isEmpty()) {
-            requirements.allowedInstanceTypes(spec.allowedInstanceTypes());
-        }
+        instances.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to AWS (VPC endpoints, S3 gateway, NAT)");
         ManagedInstancesCapacityProvider provider = ManagedInstancesCapacityProvider.Builder.create(this, id)
                 .capacityOptionType(option == CapacityOptionType.SPOT ? option : null)
-                .subnets(vpc.getIsolatedSubnets())
+                .subnets(vpc.selectSubnets(NetworkStack.INSTANCE_SUBNETS).getSubnets())
                 .securityGroups(List.of(instances))
-                .instanceRequirements(requirements.build())
+                .instanceRequirements(instanceRequirements(spec))
+                .taskVolumeStorage(Size.gibibytes(spec.taskStorageGiB()))
                 .propagateTags(PropagateManagedInstancesTags.CAPACITY_PROVIDER)
                 .build();
         // GPU auto repair (DCGM health, XIDs 48/74/79/95/140): not yet a property of the L2 construct.
         CfnCapacityProvider cfn = (CfnCapacityProvider) provider.getNode().getDefaultChild();
         cfn.addPropertyOverride("ManagedInstancesProvider.AutoRepairConfiguration.ActionsStatus", "ENABLED");
         return provider;
+    }
+
+    /**
+     * Whole GPUs: attribute-based NVIDIA selection by count and memory. A fraction: the G6f sizes whose slice is that
+     * fraction ({@link FractionalGpus}); whole-GPU count and memory minima would exclude them.
+     */
+    static InstanceRequirementsConfig instanceRequirements(TierSpec spec) {
+        InstanceRequirementsConfig.Builder requirements = InstanceRequirementsConfig.builder()
+                .vCpuCountMin(instanceVcpuMin(spec))
+                .memoryMin(Size.mebibytes(instanceMemoryMiBMin(spec)))
+                .acceleratorManufacturers(List.of(AcceleratorManufacturer.NVIDIA))
+                .acceleratorTypes(List.of(AcceleratorType.GPU));
+        if (spec.gpuShare().isFractional()) {
+            return requirements.allowedInstanceTypes(FractionalGpus.instanceTypes(spec.gpuShare())).build();
+        }
+        requirements.acceleratorCountMin(spec.gpuShare().devices())
+                .acceleratorCountMax(spec.gpuShare().devices())
+                .acceleratorTotalMemoryMin(Size.mebibytes(spec.acceleratorTotalMemoryMiB()));
+        if (!spec.allowedInstanceTypes().isEmpty()) {
+            requirements.allowedInstanceTypes(spec.allowedInstanceTypes());
+        }
+        return requirements.build();
     }
 
     /** The task's vCPUs plus one for the ECS agent and the OS. */

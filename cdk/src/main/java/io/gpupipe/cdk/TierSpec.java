@@ -1,6 +1,8 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.serving.ModelVersion;
+import io.gpupipe.model.sizing.FractionalGpus;
 import io.gpupipe.model.sizing.GpuBudget;
 import io.gpupipe.model.sizing.GpuShare;
 import io.gpupipe.model.sizing.ModelFootprint;
@@ -20,6 +22,8 @@ import java.util.Objects;
  * @param modelLoadGrace   longest expected model load (image already pulled): the model server's health check
  *                         tolerates failures this long before the task is replaced
  * @param scaleInAfter     how long a tier must want fewer tasks before one is removed
+ * @param modelRepository  the Hugging Face repository the model-server image bakes in (native-build/models/*.env)
+ * @param modelRevision    the commit of that repository the weights were built from (40 hex; synth refuses others)
  */
 public record TierSpec(
         Tier tier,
@@ -32,7 +36,9 @@ public record TierSpec(
         String modelServerImageTag,
         Duration modelLoadGrace,
         Duration scaleInAfter,
-        List<String> allowedInstanceTypes) {
+        List<String> allowedInstanceTypes,
+        String modelRepository,
+        String modelRevision) {
 
     public TierSpec {
         Objects.requireNonNull(tier, "tier");
@@ -41,6 +47,7 @@ public record TierSpec(
         Objects.requireNonNull(modelServerImageTag, "modelServerImageTag");
         Objects.requireNonNull(modelLoadGrace, "modelLoadGrace");
         Objects.requireNonNull(scaleInAfter, "scaleInAfter");
+        Objects.requireNonNull(modelRepository, "modelRepository");
         allowedInstanceTypes = List.copyOf(allowedInstanceTypes);
         if (maxScaleOutStep < 1) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": maxScaleOutStep must be >= 1, got "
@@ -60,9 +67,9 @@ public record TierSpec(
         }
     }
 
-    /** What the sizing gate checks the model against. */
+    /** What the sizing gate checks the model against: a fraction gets its G6f slice, whole GPUs their minimum. */
     public GpuBudget budget() {
-        return new GpuBudget(gpuMemoryMiB, gpuShare);
+        return gpuShare.isFractional() ? FractionalGpus.budget(gpuShare) : new GpuBudget(gpuMemoryMiB, gpuShare);
     }
 
     /** Minimum memory of all the instance's GPUs together (EC2 attribute-based selection counts the sum). */
@@ -70,13 +77,43 @@ public record TierSpec(
         return gpuMemoryMiB * gpuShare.devices();
     }
 
+    /** The exact weights this tier serves; fails with a readable message unless the revision is a commit. */
+    public ModelVersion modelVersion() {
+        try {
+            return new ModelVersion(modelRepository, modelRevision, modelServerImageTag);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("tier " + tier.wireName() + ": " + e.getMessage() + "; pass -c "
+                    + tier.wireName() + "ModelRevision=<commit> (the MODEL_REVISION the image was built with)", e);
+        }
+    }
+
+    /** The vLLM OpenAI image (unpacked) the model-server image starts from, before the weights are added. */
+    static final long VLLM_IMAGE_GIB = 20;
+
+    /**
+     * Instance storage for the tier's task: while ECS pulls the model-server image, its compressed layers and the
+     * unpacked copy are on disk at once (weights barely compress), so twice the image plus 20 % and the worker
+     * image; never below Managed Instances' 80 GiB default.
+     */
+    public long taskStorageGiB() {
+        double weightsGiB = model.parameters() * model.bytesPerParameter() / (1024.0 * 1024 * 1024);
+        long needed = (long) Math.ceil((VLLM_IMAGE_GIB + weightsGiB) * 2 * 1.2) + 2;
+        return Math.max(80, needed);
+    }
+
     public TierSpec withModel(ModelFootprint newModel, GpuShare newShare) {
         return new TierSpec(tier, newModel, newShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
-                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes);
+                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository,
+                modelRevision);
     }
 
     public TierSpec withModelServerImageTag(String tag) {
         return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep, tag,
-                modelLoadGrace, scaleInAfter, allowedInstanceTypes);
+                modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, modelRevision);
+    }
+
+    public TierSpec withModelRevision(String revision) {
+        return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
+                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, revision);
     }
 }

@@ -1,6 +1,7 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.serving.VllmServeCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,16 +90,22 @@ public class TierTask extends Construct {
         grantWorker(taskDefinition, props);
     }
 
-    /** vLLM's OpenAI server flags, from the same numbers the sizing gate checked. */
+    /**
+     * {@code vllm serve <weights path> <flags>} (the image's entrypoint is {@code vllm serve}): the path embeds the
+     * pinned commit, so an image with other weights does not start and vLLM reports the path as the model's root;
+     * the flags ({@link VllmServeCommand}, priority scheduling included) come from the numbers the sizing gate
+     * checked.
+     */
     static List<String> modelServerArgs(TierSpec spec) {
         List<String> args = new ArrayList<>();
-        args.addAll(List.of("--served-model-name", spec.model().model()));
-        args.addAll(List.of("--max-model-len", Integer.toString(spec.model().maxSequenceLength())));
-        args.addAll(List.of("--max-num-seqs", Integer.toString(spec.model().maxConcurrentSequences())));
-        args.addAll(List.of("--tensor-parallel-size", Integer.toString(spec.gpuShare().devices())));
-        args.addAll(List.of("--gpu-memory-utilization", "0.90"));
-        args.addAll(List.of("--host", "127.0.0.1", "--port", Integer.toString(MODEL_SERVER_PORT)));
+        args.add(spec.modelVersion().servedPath());
+        args.addAll(serveCommand(spec).args());
         return args;
+    }
+
+    static VllmServeCommand serveCommand(TierSpec spec) {
+        return new VllmServeCommand(spec.model().model(), spec.model().maxSequenceLength(),
+                spec.model().maxConcurrentSequences(), spec.gpuShare().devices(), "127.0.0.1", MODEL_SERVER_PORT);
     }
 
     /**
@@ -134,6 +141,9 @@ public class TierTask extends Construct {
         env.put("GPUPIPE_WORKER_BACKEND", "openai");
         env.put("GPUPIPE_WORKER_MAX_RECEIVE_COUNT", sam.maxReceiveCount());
         env.put("GPUPIPE_WORKER_MODEL", spec.model().model());
+        // The worker claims this version only after GET /v1/models reports the expected root (the pinned path).
+        env.put("GPUPIPE_WORKER_MODEL_VERSION", spec.modelVersion().wireForm());
+        env.put("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", spec.modelVersion().servedPath());
         env.put("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:" + MODEL_SERVER_PORT);
         return env;
     }

@@ -200,13 +200,6 @@ class GpuStackTest {
     }
 
     private static Map<String, Object> container(String tier, String name) {
-        String prefix = Character.toUpperCase(tier.charAt(0)) + tier.substring(1) + "Tier";
-        return gpu.findResources("AWS::ECS::TaskDefinition").entrySet().stream()
-                .filter(e -> e.getKey().startsWith(prefix))
-                .flatMap(e -> list(properties(e.getValue()).get("ContainerDefinitions")).stream())
-                .map(TemplateJson::map)
-                .filter(c -> name.equals(c.get("Name")))
-                .findFirst()
-                .orElseThrow();
+        return TemplateJson.container(gpu, tier, name);
     }
 }

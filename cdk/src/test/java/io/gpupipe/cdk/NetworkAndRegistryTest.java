@@ -21,15 +21,19 @@ class NetworkAndRegistryTest {
     }
 
     @Test
-    void vpc_shouldHaveNoRouteToTheInternet_whenSynthesized() {
-        // then
-        network.resourceCountIs("AWS::EC2::InternetGateway", 0);
-        network.resourceCountIs("AWS::EC2::NatGateway", 0);
-        network.resourceCountIs("AWS::EC2::EIP", 0);
-        network.resourceCountIs("AWS::EC2::Subnet", 2);
+    void vpc_shouldRouteOutOnlyTheInstanceSubnets_throughOneNatGateway_whenSynthesized() {
+        // then: tasks' subnets have no default route; instances' go through the NAT (public subnets host it only)
+        network.resourceCountIs("AWS::EC2::NatGateway", 1);
+        network.resourceCountIs("AWS::EC2::Subnet", 6);
         network.allResourcesProperties("AWS::EC2::Subnet", Match.objectLike(Map.of("MapPublicIpOnLaunch", false)));
-        network.findResources("AWS::EC2::Route").values().forEach(route ->
-                assertThat(properties(route)).doesNotContainKeys("GatewayId", "NatGatewayId"));
+        network.findResources("AWS::EC2::Route").forEach((id, route) -> {
+            if (id.contains("tasks")) {
+                assertThat(id).as("isolated task subnets have no route out").isNull();
+            }
+            if (id.contains("instances")) {
+                assertThat(properties(route)).containsKey("NatGatewayId");
+            }
+        });
     }
 
     @Test

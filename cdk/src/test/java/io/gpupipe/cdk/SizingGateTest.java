@@ -42,7 +42,7 @@ class SizingGateTest {
     static void synthesizeFractionalTier() {
         TierSpec quarterOfL4 = new TierSpec(Tiers.small().tier(), CLASSIFIER_INT8, GpuShare.of("0.25"), 22 * 1024,
                 2048, 8 * 1024, 4, "small-classifier-1", java.time.Duration.ofMinutes(5),
-                java.time.Duration.ofMinutes(5), List.of());
+                java.time.Duration.ofMinutes(5), List.of(), "example/classifier", SynthesizedApp.SMALL_REVISION);
         fractional = Template.fromStack(workerStack(new App(), List.of(quarterOfL4)));
     }
 
@@ -52,7 +52,7 @@ class SizingGateTest {
         TierSpec tooSmall = Tiers.large().withModel(LLAMA_70B_FP16, GpuShare.of("1"));
 
         // when, then
-        assertThatThrownBy(() -> workerStack(new App(), List.of(Tiers.small(), tooSmall)))
+        assertThatThrownBy(() -> workerStack(new App(), List.of(pinned(Tiers.small()), pinned(tooSmall))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("VRAM sizing gate: tier large: llama-2-70b-fp16 needs ")
                 .hasMessageContaining("weights 130.4")
@@ -66,7 +66,7 @@ class SizingGateTest {
         TierSpec enough = Tiers.large().withModel(LLAMA_70B_FP16, GpuShare.of("8"));
 
         // when
-        WorkerStack stack = workerStack(new App(), List.of(enough));
+        WorkerStack stack = workerStack(new App(), List.of(pinned(enough)));
 
         // then
         assertThat(stack.getTiers()).hasSize(1);
@@ -87,7 +87,7 @@ class SizingGateTest {
                 .filter(c -> "model-server".equals(c.get("Name")))
                 .findFirst().orElseThrow();
 
-        // then: the string "0.25", one device, tensor parallel 1; the instance needs one whole 22 GiB GPU
+        // then: the string "0.25", one device, tensor parallel 1; the instance is the G6f size with a quarter L4
         assertThat(modelServer.get("ResourceRequirements")).isEqualTo(List.of(Map.of("Type", "GPU", "Value",
                 "0.25")));
         List<Object> command = list(modelServer.get("Command"));
@@ -95,9 +95,12 @@ class SizingGateTest {
         fractional.hasResourceProperties("AWS::ECS::CapacityProvider", Match.objectLike(Map.of(
                 "ManagedInstancesProvider", Match.objectLike(Map.of("InstanceLaunchTemplate", Match.objectLike(
                         Map.of("InstanceRequirements", Match.objectLike(Map.of(
-                                "AcceleratorCount", Map.of("Min", 1, "Max", 1),
-                                "AcceleratorTotalMemoryMiB", Map.of("Min", 22 * 1024))))))))));
+                                "AllowedInstanceTypes", List.of("g6f.2xlarge"))))))))));
         assertThat(map(modelServer.get("HealthCheck"))).containsEntry("StartPeriod", 300);
+    }
+
+    private static TierSpec pinned(TierSpec tier) {
+        return tier.withModelRevision(SynthesizedApp.LARGE_REVISION);
     }
 
     private static WorkerStack workerStack(App app, List<TierSpec> tiers) {

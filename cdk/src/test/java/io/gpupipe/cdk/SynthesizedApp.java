@@ -13,6 +13,9 @@ import software.amazon.awscdk.assertions.Template;
 final class SynthesizedApp {
     static final String SAM_STACK = "gpupipe";
     static final String SMALL_MODEL_TAG = "small-test-model-7";
+    /** Test commits (any 40 hex digits; a deployment passes the ones native-build/models/*.env pins). */
+    static final String SMALL_REVISION = "0123456789abcdef0123456789abcdef01234567";
+    static final String LARGE_REVISION = "89abcdef0123456789abcdef0123456789abcdef";
     private static SynthesizedApp instance;
 
     final GpupipeApp.Stacks stacks;
@@ -23,7 +26,8 @@ final class SynthesizedApp {
 
     private SynthesizedApp() {
         App app = new App(AppProps.builder()
-                .context(Map.of("smallModelImageTag", SMALL_MODEL_TAG))
+                .context(Map.of("smallModelImageTag", SMALL_MODEL_TAG, "smallModelRevision", SMALL_REVISION,
+                        "largeModelRevision", LARGE_REVISION))
                 .build());
         stacks = GpupipeApp.build(app);
         network = Template.fromStack(stacks.network());

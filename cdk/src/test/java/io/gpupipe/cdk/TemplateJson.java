@@ -40,6 +40,18 @@ final class TemplateJson {
     }
 
     /** The {@code Fn::ImportValue} names anywhere under {@code node}. */
+    /** Container {@code name} of {@code tier}'s task definition in a synthesized GPU stack. */
+    static Map<String, Object> container(Template gpu, String tier, String name) {
+        String prefix = Character.toUpperCase(tier.charAt(0)) + tier.substring(1) + "Tier";
+        return gpu.findResources("AWS::ECS::TaskDefinition").entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .flatMap(e -> list(properties(e.getValue()).get("ContainerDefinitions")).stream())
+                .map(TemplateJson::map)
+                .filter(c -> name.equals(c.get("Name")))
+                .findFirst()
+                .orElseThrow();
+    }
+
     static List<String> importedNames(Object node) {
         List<String> names = new ArrayList<>();
         collectImports(node, names);

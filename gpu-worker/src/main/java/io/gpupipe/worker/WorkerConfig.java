@@ -146,9 +146,14 @@ public interface WorkerConfig {
         /** Model for {@code speech} jobs; default: the text model. */
         Optional<String> speechModel();
 
-        /** Voice for speech jobs that name none. */
-        @WithDefault("alloy")
-        String voice();
+        /** Voice for speech jobs that name none; default: the server's (vLLM-Omni Qwen3-TTS: vivian). */
+        Optional<String> voice();
+
+        /**
+         * The root {@code GET /v1/models} must report for the model (the weights path, which embeds the pinned
+         * commit) before the worker turns ready and claims {@code model-version}; a mismatch stops the worker.
+         */
+        Optional<String> expectedModelRoot();
 
         /** Forward the job's priority (vLLM needs --scheduling-policy priority to accept it). */
         @WithDefault("true")

@@ -47,7 +47,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
     @ResourceArg(name = "max-receive-count", value = "3")})
 @QuarkusTestResource(value = VllmStandInResource.class, initArgs = {
     @ResourceArg(name = "max-sequences", value = "8"),
-    @ResourceArg(name = "api-key", value = "test-key")})
+    @ResourceArg(name = "api-key", value = "test-key"),
+    @ResourceArg(name = "scheduling-policy", value = "priority"),
+    @ResourceArg(name = "max-model-len", value = "1024")})
 class WorkerPipelineTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(20);
 
@@ -130,7 +132,7 @@ class WorkerPipelineTest {
         // given
         String id = LocalPipeline.newRequestId();
         pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Hello there", j -> j.put("task", "speech")
-                .put("voice", "alloy")));
+                .put("voice", "ryan").put("language", "english").put("speed", 1.5).put("instructions", "cheerful")));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
@@ -143,6 +145,30 @@ class WorkerPipelineTest {
         byte[] wav = pipeline.audio(id).orElseThrow();
         assertThat(Wav.parse(wav).orElseThrow().durationMs(wav.length)).isEqualTo(result.result().durationMs());
         assertThat(standIn.speechWith("Hello there")).isEqualTo(1);
+        // and vLLM-Omni got the documented speech request
+        var request = standIn.lastSpeechRequest("Hello there").orElseThrow();
+        assertThat(request.path("voice").asText()).isEqualTo("ryan");
+        assertThat(request.path("language").asText()).isEqualTo("English");
+        assertThat(request.path("speed").asDouble()).isEqualTo(1.5);
+        assertThat(request.path("instructions").asText()).isEqualTo("cheerful");
+        assertThat(request.path("response_format").asText()).isEqualTo("wav");
+    }
+
+    @Test
+    void generate_shouldFailPromptTooLongAtOnce_whenPromptPlusMaxTokensExceedTheServedContext() {
+        // given the stand-in serves max_model_len 1024; 3 words = 4 tokens, plus 1021 > 1024
+        String id = LocalPipeline.newRequestId();
+        String prompt = "long answer " + id;
+        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 1021)));
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then one call, no retry, and the client is told why
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo("prompt_too_long");
+        assertThat(result.error().message()).contains("maximum context length is 1024 tokens");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
     }
 
     @Test

@@ -102,7 +102,8 @@ class WorkerThroughputBenchmark {
                 .readTimeout(10, TimeUnit.MINUTES).property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, 512)
                 .build(VllmClient.class);
         OpenAiBackend backend = new OpenAiBackend(client, new OpenAiBackend.Settings(Optional.empty(),
-                Optional.empty(), Optional.empty(), "alloy", Optional.empty(), false));
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false,
+                Optional.empty()));
         backend.ensureReady();
         return backend;
     }

@@ -17,6 +17,8 @@ public final class ErrorCodes {
     public static final String MODEL_UNAVAILABLE = "model_unavailable";
     public static final String MODEL_ERROR = "model_error";
     public static final String MODEL_TIMEOUT = "model_timeout";
+    /** The prompt plus maxTokens exceed the served model's context (vLLM's max_model_len): never retried. */
+    public static final String PROMPT_TOO_LONG = "prompt_too_long";
 
     private ErrorCodes() {
     }

@@ -23,7 +23,10 @@ public record InferenceJob(
         Integer priority,
         String callbackUrl,
         Integer ttlSeconds,
-        Instant submittedAt) {
+        Instant submittedAt,
+        String language,
+        Double speed,
+        String instructions) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
@@ -35,10 +38,18 @@ public record InferenceJob(
         }
     }
 
+    /** A job without the speech options ({@code language}, {@code speed}, {@code instructions}). */
+    public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
+                        Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
+                        Instant submittedAt) {
+        this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
+                submittedAt, null, null, null);
+    }
+
     /** A copy stamped with the time the router accepted it. */
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, at);
+                callbackUrl, ttlSeconds, at, language, speed, instructions);
     }
 
     /** The instant after which the job must not start, when it has a TTL and a submission time. */

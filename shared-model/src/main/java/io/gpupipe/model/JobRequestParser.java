@@ -29,6 +29,17 @@ public final class JobRequestParser {
     public static final int MAX_TTL_SECONDS = 86_400;
     public static final int MAX_VOICE_CHARS = 64;
     public static final int MAX_CALLBACK_URL_CHARS = 2048;
+    /** vLLM-Omni's speech API bounds ({@code speed: float = Field(ge=0.25, le=4.0)} in protocol/audio.py). */
+    public static final double MIN_SPEED = 0.25;
+    public static final double MAX_SPEED = 4.0;
+    /** Our bound: vLLM-Omni rejects instructions above a server-configured maximum; we stay well inside it. */
+    public static final int MAX_INSTRUCTIONS_CHARS = 500;
+    /**
+     * The languages of the official Qwen3-TTS checkpoints ("Auto" always accepted), compared case-insensitively and
+     * sent title-cased, as vLLM-Omni's Qwen3-TTS adapter does (docs/serving/speech_api.md, "Supported languages").
+     */
+    public static final List<String> SPEECH_LANGUAGES = List.of("Auto", "Chinese", "English", "Japanese", "Korean",
+            "German", "French", "Russian", "Portuguese", "Spanish", "Italian");
 
     private static final Pattern UUID_V4 = Pattern.compile(
             "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", Pattern.CASE_INSENSITIVE);
@@ -105,12 +116,16 @@ public final class JobRequestParser {
         String callbackUrl = readCallbackUrl(fields);
         Integer ttlSeconds = fields.integer("ttlSeconds", MIN_TTL_SECONDS, MAX_TTL_SECONDS).orElse(null);
         Instant submittedAt = source == Source.QUEUE ? readSubmittedAt(fields) : null;
+        String language = readLanguage(fields, task);
+        Double speed = speechOnly(fields, task, "speed") ? fields.number("speed", MIN_SPEED, MAX_SPEED).orElse(null)
+                : null;
+        String instructions = readInstructions(fields, task);
 
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
-                voice, priority, callbackUrl, ttlSeconds, submittedAt));
+                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions));
     }
 
     /** True when {@code id} is a UUID version 4 in any letter case. */
@@ -168,6 +183,48 @@ public final class JobRequestParser {
                     + " non-blank characters");
         }
         return voice.get();
+    }
+
+    /** False (and a not_applicable error when the field is given) unless {@code task} is speech. */
+    private static boolean speechOnly(FieldReader fields, Task task, String field) {
+        if (fields.isAbsent(field)) {
+            return false;
+        }
+        if (task != Task.SPEECH) {
+            fields.error(field, ErrorCodes.NOT_APPLICABLE, field + " applies only to task \"speech\"");
+            return false;
+        }
+        return true;
+    }
+
+    private static String readLanguage(FieldReader fields, Task task) {
+        if (!speechOnly(fields, task, "language")) {
+            return null;
+        }
+        Optional<String> language = fields.string("language");
+        if (language.isEmpty()) {
+            return null;
+        }
+        Optional<String> known = SPEECH_LANGUAGES.stream().filter(l -> l.equalsIgnoreCase(language.get().trim()))
+                .findFirst();
+        if (known.isEmpty()) {
+            fields.error("language", ErrorCodes.INVALID_VALUE, "language must be one of " + SPEECH_LANGUAGES
+                    + ", got \"" + language.get() + "\"");
+        }
+        return known.orElse(null);
+    }
+
+    private static String readInstructions(FieldReader fields, Task task) {
+        if (!speechOnly(fields, task, "instructions")) {
+            return null;
+        }
+        Optional<String> instructions = fields.string("instructions");
+        if (instructions.isPresent() && instructions.get().length() > MAX_INSTRUCTIONS_CHARS) {
+            fields.error("instructions", ErrorCodes.TOO_LONG, "instructions must be at most "
+                    + MAX_INSTRUCTIONS_CHARS + " characters, got " + instructions.get().length());
+            return null;
+        }
+        return instructions.filter(text -> !text.isBlank()).orElse(null);
     }
 
     private static String readCallbackUrl(FieldReader fields) {

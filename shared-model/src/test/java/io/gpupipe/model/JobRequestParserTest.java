@@ -253,4 +253,53 @@ class JobRequestParserTest {
 
         assertThat(received).isEqualTo(new Outcome.Valid(sent));
     }
+
+    @Test
+    void parse_shouldReadSpeechOptions_whenTaskIsSpeech() {
+        InferenceJob job = valid("{\"task\":\"speech\",\"prompt\":\"Hi\",\"voice\":\"vivian\","
+                + "\"language\":\"english\",\"speed\":1.5,\"instructions\":\"Speak warmly\"}");
+
+        assertThat(job.language()).isEqualTo("English");
+        assertThat(job.speed()).isEqualTo(1.5);
+        assertThat(job.instructions()).isEqualTo("Speak warmly");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0.24, false", "0.25, true", "4.0, true", "4.01, false"})
+    void parse_shouldBoundSpeed(String speed, boolean accepted) {
+        Outcome outcome = parseApi("{\"task\":\"speech\",\"prompt\":\"x\",\"speed\":" + speed + "}");
+
+        assertThat(outcome instanceof Outcome.Valid).isEqualTo(accepted);
+        if (!accepted) {
+            assertThat(((Outcome.Invalid) outcome).errors()).singleElement()
+                    .isEqualTo(new FieldError("speed", "out_of_range", "speed must be between 0.25 and 4.0, got "
+                            + speed));
+        }
+    }
+
+    @Test
+    void parse_shouldNameEachBadSpeechField_whenSeveralAreWrong() {
+        Outcome.Invalid outcome = invalid("{\"task\":\"speech\",\"prompt\":\"x\",\"language\":\"Klingon\","
+                + "\"speed\":\"fast\",\"instructions\":\"" + "a".repeat(501) + "\"}");
+
+        assertThat(outcome.errors()).extracting(FieldError::field, FieldError::code).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("language", "invalid_value"),
+                org.assertj.core.groups.Tuple.tuple("speed", "invalid_type"),
+                org.assertj.core.groups.Tuple.tuple("instructions", "too_long"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"language\":\"English\"", "\"speed\":1.0", "\"instructions\":\"calm\""})
+    void parse_shouldRejectSpeechOption_whenTaskIsGenerate(String field) {
+        assertThat(invalid("{\"prompt\":\"x\"," + field + "}").errors())
+                .singleElement().extracting(FieldError::code).isEqualTo("not_applicable");
+    }
+
+    @Test
+    void parse_shouldRoundTripSpeechOptions_whenRouterWritesAndWorkerReads() {
+        InferenceJob sent = valid("{\"requestId\":\"" + ID + "\",\"task\":\"speech\",\"prompt\":\"x\","
+                + "\"language\":\"German\",\"speed\":0.5,\"instructions\":\"slowly\"}");
+
+        assertThat(parser.parse(JobJson.write(sent), Source.QUEUE)).isEqualTo(new Outcome.Valid(sent));
+    }
 }

@@ -26,7 +26,8 @@ public class BackendProducer {
         }
         WorkerConfig.OpenAi openai = config.openai();
         return new OpenAiBackend(vllm.get(), new OpenAiBackend.Settings(config.model(), config.modelVersion(),
-                openai.speechModel(), openai.voice(), openai.apiKey(), openai.sendPriority()));
+                openai.speechModel(), openai.voice(), openai.apiKey(), openai.sendPriority(),
+                openai.expectedModelRoot()));
     }
 
     void close(@Disposes InferenceBackend backend) {

@@ -43,6 +43,7 @@ public final class VllmStandIn implements AutoCloseable {
     private final ConcurrentLinkedQueue<String> completionPrompts = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> completionRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<JsonNode> speechRequests = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
     private final AtomicInteger successes = new AtomicInteger();
@@ -50,27 +51,66 @@ public final class VllmStandIn implements AutoCloseable {
     private volatile HttpServer server;
     private volatile boolean healthy = true;
 
-    /** Capacity and timing of the simulated server; {@code ignoreEos} makes every completion max_tokens long. */
+    /**
+     * Capacity and timing of the simulated server; {@code ignoreEos} makes every completion max_tokens long.
+     * {@code schedulingPolicy} is vLLM's {@code --scheduling-policy} (default {@code fcfs}), {@code maxModelLen} its
+     * {@code --max-model-len}.
+     */
     public record Settings(int maxSequences, Duration stepTime, double stepGrowth, String model, String apiKey,
-                           boolean ignoreEos) {
+                           boolean ignoreEos, String schedulingPolicy, int maxModelLen) {
         public static Settings defaults() {
-            return new Settings(8, Duration.ofMillis(2), 0.01, "stand-in/tiny-llm", null, false);
+            return new Settings(8, Duration.ofMillis(2), 0.01, "stand-in/tiny-llm", null, false, "fcfs", 4096);
+        }
+
+        /**
+         * The settings {@code vllm serve} arguments give: {@code --served-model-name}, {@code --max-model-len},
+         * {@code --max-num-seqs}, {@code --scheduling-policy}; timing stays at the defaults, other flags are ignored.
+         */
+        public static Settings fromServerArgs(List<String> args) {
+            Settings settings = defaults();
+            for (int i = 0; i + 1 < args.size(); i++) {
+                String value = args.get(i + 1);
+                settings = switch (args.get(i)) {
+                    case "--served-model-name" -> settings.withModel(value);
+                    case "--max-model-len" -> settings.withMaxModelLen(Integer.parseInt(value));
+                    case "--max-num-seqs" -> settings.withMaxSequences(Integer.parseInt(value));
+                    case "--scheduling-policy" -> settings.withSchedulingPolicy(value);
+                    default -> settings;
+                };
+            }
+            return settings;
         }
 
         public Settings withMaxSequences(int n) {
-            return new Settings(n, stepTime, stepGrowth, model, apiKey, ignoreEos);
+            return new Settings(n, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen);
         }
 
         public Settings withStep(Duration step, double growth) {
-            return new Settings(maxSequences, step, growth, model, apiKey, ignoreEos);
+            return new Settings(maxSequences, step, growth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen);
         }
 
         public Settings withApiKey(String key) {
-            return new Settings(maxSequences, stepTime, stepGrowth, model, key, ignoreEos);
+            return new Settings(maxSequences, stepTime, stepGrowth, model, key, ignoreEos, schedulingPolicy,
+                    maxModelLen);
         }
 
         public Settings withIgnoreEos(boolean ignore) {
-            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignore);
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignore, schedulingPolicy,
+                    maxModelLen);
+        }
+
+        public Settings withModel(String name) {
+            return new Settings(maxSequences, stepTime, stepGrowth, name, apiKey, ignoreEos, schedulingPolicy,
+                    maxModelLen);
+        }
+
+        public Settings withSchedulingPolicy(String policy) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, policy, maxModelLen);
+        }
+
+        public Settings withMaxModelLen(int tokens) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
+                    tokens);
         }
     }
 
@@ -132,6 +172,12 @@ public final class VllmStandIn implements AutoCloseable {
     /** The last {@code /v1/completions} body whose prompt contains {@code fragment}. */
     public Optional<JsonNode> lastCompletionRequest(String fragment) {
         return completionRequests.stream().filter(b -> b.path("prompt").asText().contains(fragment))
+                .reduce((first, second) -> second);
+    }
+
+    /** The last {@code /v1/audio/speech} body whose input contains {@code fragment}. */
+    public Optional<JsonNode> lastSpeechRequest(String fragment) {
+        return speechRequests.stream().filter(b -> b.path("input").asText().contains(fragment))
                 .reduce((first, second) -> second);
     }
 
@@ -210,6 +256,11 @@ public final class VllmStandIn implements AutoCloseable {
         }
         completionPrompts.add(prompt);
         completionRequests.add(body);
+        Optional<String> rejection = rejectCompletion(body, prompt, maxTokens);
+        if (rejection.isPresent()) {
+            error(exchange, 400, "BadRequestError", rejection.get());
+            return;
+        }
         if (injectedFailure(exchange, prompt)) {
             return;
         }
@@ -220,7 +271,7 @@ public final class VllmStandIn implements AutoCloseable {
         for (int i = 0; i < generated; i++) {
             text.append(' ').append(WORDS[Math.floorMod(prompt.hashCode() + i, WORDS.length)]);
         }
-        int promptTokens = prompt.isBlank() ? 1 : prompt.trim().split("\\s+").length + 1;
+        int promptTokens = promptTokens(prompt);
         ObjectNode response = JobJson.mapper().createObjectNode();
         response.put("id", "cmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "text_completion")
                 .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
@@ -233,9 +284,55 @@ public final class VllmStandIn implements AutoCloseable {
         json(exchange, 200, response);
     }
 
+    /**
+     * The stand-in's tokenizer: one token per whitespace-separated word plus one for BOS (what usage.prompt_tokens
+     * reports too). Real tokenizers split finer; tests size prompts in these tokens.
+     */
+    static int promptTokens(String prompt) {
+        return prompt.isBlank() ? 1 : prompt.trim().split("\\s+").length + 1;
+    }
+
+    /**
+     * vLLM's request checks the worker depends on, with vLLM's messages (all HTTP 400 BadRequestError):
+     * <ul>
+     * <li>priority: vLLM's engine rejects {@code priority != 0} unless {@code --scheduling-policy priority}
+     * ("Got priority {p} but Priority scheduling is not enabled.", vllm/v1/engine processor / AsyncLLMEngine
+     * add_request).</li>
+     * <li>context: the OpenAI server's {@code _validate_input} (vllm/entrypoints/openai/engine/serving.py) rejects
+     * a prompt of at least max_model_len tokens, and a prompt plus max_tokens above it ("'max_tokens' or
+     * 'max_completion_tokens' is too large: ...").</li>
+     * </ul>
+     */
+    private Optional<String> rejectCompletion(JsonNode body, String prompt, int maxTokens) {
+        int inputTokens = promptTokens(prompt);
+        int maxModelLen = settings.maxModelLen();
+        if (inputTokens >= maxModelLen) {
+            return Optional.of("This model's maximum context length is " + maxModelLen + " tokens. However, your "
+                    + "request has " + inputTokens + " input tokens. Please reduce the length of the input messages.");
+        }
+        if (inputTokens + maxTokens > maxModelLen) {
+            return Optional.of("'max_tokens' or 'max_completion_tokens' is too large: " + maxTokens + ". This "
+                    + "model's maximum context length is " + maxModelLen + " tokens and your request has "
+                    + inputTokens + " input tokens (" + maxTokens + " > " + maxModelLen + " - " + inputTokens
+                    + "). (parameter=max_tokens, value=" + maxTokens + ")");
+        }
+        // the serving layer checks the input first; the engine then checks the priority
+        int priority = body.path("priority").asInt(0);
+        if (priority != 0 && !"priority".equals(settings.schedulingPolicy())) {
+            return Optional.of("Got priority " + priority + " but Priority scheduling is not enabled.");
+        }
+        return Optional.empty();
+    }
+
     private void speech(HttpExchange exchange, JsonNode body) throws IOException {
         String input = body.path("input").asText("");
         speechInputs.add(input);
+        speechRequests.add(body);
+        Optional<String> rejection = SpeechContract.reject(body);
+        if (rejection.isPresent()) {
+            error(exchange, 400, "BadRequestError", rejection.get());
+            return;
+        }
         if (injectedFailure(exchange, input)) {
             return;
         }
@@ -269,7 +366,7 @@ public final class VllmStandIn implements AutoCloseable {
         ObjectNode list = JobJson.mapper().createObjectNode().put("object", "list");
         list.putArray("data").addObject().put("id", settings.model()).put("object", "model")
                 .put("created", 1_700_000_000L).put("owned_by", "vllm").put("root", "/models/" + settings.model())
-                .putNull("parent").put("max_model_len", 4096);
+                .putNull("parent").put("max_model_len", settings.maxModelLen());
         return list;
     }
 
@@ -287,9 +384,13 @@ public final class VllmStandIn implements AutoCloseable {
                 "vllm:request_success_total" + labels + " " + successes.get() + ".0", ""));
     }
 
+    /**
+     * vLLM's error body: {@code ErrorResponse{error: ErrorInfo{message, type, param, code}}} with {@code code} the
+     * HTTP status (vllm/entrypoints/openai/protocol.py; vLLM-Omni answers the same way).
+     */
     private static void error(HttpExchange exchange, int status, String type, String message) throws IOException {
-        ObjectNode body = JobJson.mapper().createObjectNode().put("object", "error").put("message", message)
-                .put("type", type).putNull("param").put("code", status);
+        ObjectNode body = JobJson.mapper().createObjectNode();
+        body.putObject("error").put("message", message).put("type", type).putNull("param").put("code", status);
         json(exchange, status, body);
     }
 

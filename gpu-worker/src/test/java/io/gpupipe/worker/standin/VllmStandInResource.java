@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Starts a {@link VllmStandIn} for a {@code @QuarkusTest} and points {@code quarkus.rest-client.vllm.url} at it.
- * Init args: {@code max-sequences}, {@code step-ms}, {@code api-key}. Fields annotated {@link InjectVllmStandIn}
+ * Init args: {@code max-sequences}, {@code step-ms}, {@code api-key}, {@code ignore-eos}, {@code scheduling-policy}
+ * (vLLM's default fcfs), {@code max-model-len}. Fields annotated {@link InjectVllmStandIn}
  * receive the instance.
  */
 public class VllmStandInResource implements QuarkusTestResourceLifecycleManager {
@@ -19,7 +20,9 @@ public class VllmStandInResource implements QuarkusTestResourceLifecycleManager 
         long stepMs = Long.parseLong(initArgs.getOrDefault("step-ms", "2"));
         settings = VllmStandIn.Settings.defaults().withMaxSequences(sequences)
                 .withStep(Duration.ofMillis(stepMs), 0.01).withApiKey(initArgs.get("api-key"))
-                .withIgnoreEos(Boolean.parseBoolean(initArgs.getOrDefault("ignore-eos", "false")));
+                .withIgnoreEos(Boolean.parseBoolean(initArgs.getOrDefault("ignore-eos", "false")))
+                .withSchedulingPolicy(initArgs.getOrDefault("scheduling-policy", "fcfs"))
+                .withMaxModelLen(Integer.parseInt(initArgs.getOrDefault("max-model-len", "4096")));
     }
 
     @Override

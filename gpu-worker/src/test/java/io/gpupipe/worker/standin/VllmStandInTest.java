@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.model.serving.VllmServeCommand;
 import io.gpupipe.worker.backend.Wav;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -52,8 +53,95 @@ class VllmStandInTest {
                     "/v1/completions")).header("Authorization", "Bearer k").POST(HttpRequest.BodyPublishers.ofString(
                     "{\"model\":\"other\",\"prompt\":\"x\"}")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(wrongModel.statusCode()).isEqualTo(404);
-            assertThat(JobJson.read(wrongModel.body(), JsonNode.class).path("object").asText()).isEqualTo("error");
+            assertThat(JobJson.read(wrongModel.body(), JsonNode.class).path("error").path("type").asText())
+                    .isEqualTo("NotFoundError");
         }
+    }
+
+    @Test
+    void completions_shouldRejectNonZeroPriority_likeVllm_whenNotServingWithThePriorityPolicy() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            // when
+            HttpResponse<String> zero = post(standIn, "/v1/completions",
+                    "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"x\",\"max_tokens\":2,\"priority\":0}");
+            HttpResponse<String> three = post(standIn, "/v1/completions",
+                    "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"x\",\"max_tokens\":2,\"priority\":3}");
+            // then
+            assertThat(zero.statusCode()).isEqualTo(200);
+            assertBadRequest(three, "Got priority 3 but Priority scheduling is not enabled.");
+        }
+    }
+
+    @Test
+    void completions_shouldAcceptPriority_whenStartedWithTheDeployedVllmServeCommand() throws Exception {
+        var deployed = new VllmServeCommand("mistral", 64, 4, 1, "127.0.0.1", 8000).args();
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.fromServerArgs(deployed))) {
+            HttpResponse<String> response = post(standIn, "/v1/completions",
+                    "{\"model\":\"mistral\",\"prompt\":\"x\",\"max_tokens\":2,\"priority\":-5}");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(standIn.settings().maxModelLen()).isEqualTo(64);
+        }
+    }
+
+    @Test
+    void completions_shouldRejectPromptPlusMaxTokensBeyondMaxModelLen_likeVllm() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults().withMaxModelLen(10))) {
+            // given a prompt of 4 words = 5 tokens (the stand-in adds BOS)
+            String prompt = "one two three four";
+            // when
+            HttpResponse<String> fits = post(standIn, "/v1/completions",
+                    "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"" + prompt + "\",\"max_tokens\":5}");
+            HttpResponse<String> tooLong = post(standIn, "/v1/completions",
+                    "{\"model\":\"stand-in/tiny-llm\",\"prompt\":\"" + prompt + "\",\"max_tokens\":6}");
+            HttpResponse<String> promptAlone = post(standIn, "/v1/completions", "{\"model\":\"stand-in/tiny-llm\","
+                    + "\"prompt\":\"1 2 3 4 5 6 7 8 9\",\"max_tokens\":1}");
+            // then
+            assertThat(fits.statusCode()).isEqualTo(200);
+            assertBadRequest(tooLong, "'max_tokens' or 'max_completion_tokens' is too large: 6. This model's maximum "
+                    + "context length is 10 tokens and your request has 5 input tokens (6 > 10 - 5). "
+                    + "(parameter=max_tokens, value=6)");
+            assertBadRequest(promptAlone, "This model's maximum context length is 10 tokens. However, your request "
+                    + "has 10 input tokens. Please reduce the length of the input messages.");
+        }
+    }
+
+    @Test
+    void speech_shouldAcceptTheDocumentedFields_andAnswer24kHzWav() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(standIn.url().resolve("/v1/audio/speech"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"input\":\"Hello\",\"voice\":\"Vivian\","
+                            + "\"language\":\"english\",\"speed\":1.25,\"instructions\":\"calm\","
+                            + "\"response_format\":\"wav\"}")).build(), HttpResponse.BodyHandlers.ofByteArray());
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(Wav.parse(response.body()).orElseThrow().sampleRate()).isEqualTo(24_000);
+        }
+    }
+
+    @Test
+    void speech_shouldRejectWhatVllmOmniRejects_withItsMessages() throws Exception {
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            assertBadRequest(post(standIn, "/v1/audio/speech", "{\"input\":\"Hi\",\"voice\":\"alloy\"}"),
+                    "Invalid voice 'alloy'. Supported: aiden, dylan, eric, ono_anna, ryan, serena, sohee, uncle_fu, "
+                            + "vivian");
+            assertBadRequest(post(standIn, "/v1/audio/speech", "{\"input\":\"Hi\",\"language\":\"klingon\"}"),
+                    "Invalid language 'Klingon'. Supported: Auto, Chinese, English, French, German, Italian, "
+                            + "Japanese, Korean, Portuguese, Russian, Spanish");
+            assertThat(post(standIn, "/v1/audio/speech", "{\"input\":\"Hi\",\"speed\":4.5}").statusCode())
+                    .isEqualTo(400);
+            assertBadRequest(post(standIn, "/v1/audio/speech", "{\"input\":\" \"}"), "Input text cannot be empty");
+            assertBadRequest(post(standIn, "/v1/audio/speech", "{\"input\":\"Hi\",\"instructions\":\""
+                    + "a".repeat(501) + "\"}"), "Instructions too long (max 500 characters)");
+        }
+    }
+
+    private static void assertBadRequest(HttpResponse<String> response, String message) {
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonNode error = JobJson.read(response.body(), JsonNode.class).path("error");
+        assertThat(error.path("message").asText()).isEqualTo(message);
+        assertThat(error.path("type").asText()).isEqualTo("BadRequestError");
+        assertThat(error.path("code").asInt()).isEqualTo(400);
     }
 
     @Test
@@ -116,7 +204,7 @@ class VllmStandInTest {
         try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
             HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(standIn.url().resolve(
                     "/v1/audio/speech")).POST(HttpRequest.BodyPublishers.ofString(
-                    "{\"model\":\"stand-in/tiny-llm\",\"input\":\"Hello there\",\"voice\":\"alloy\","
+                    "{\"model\":\"stand-in/tiny-llm\",\"input\":\"Hello there\",\"voice\":\"vivian\","
                             + "\"response_format\":\"wav\"}")).build(), HttpResponse.BodyHandlers.ofByteArray());
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("Content-Type")).contains("audio/wav");

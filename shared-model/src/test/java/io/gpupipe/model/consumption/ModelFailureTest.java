@@ -33,8 +33,20 @@ class ModelFailureTest {
 
     @Test
     void httpStatus_shouldBePermanent_whenServerRejectsTheRequest() {
-        var failure = ModelFailure.httpStatus(400, "maximum context length is 2048 tokens");
+        var failure = ModelFailure.httpStatus(400, "{\"error\":{\"message\":\"Invalid voice 'alloy'.\"}}");
         assertThat(failure.code()).isEqualTo(ErrorCodes.MODEL_ERROR);
+        assertThat(failure.retryable()).isFalse();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "'max_tokens' or 'max_completion_tokens' is too large: 2048. This model's maximum context length is 4096 "
+            + "tokens and your request has 3000 input tokens (2048 > 4096 - 3000).",
+        "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens in the messages",
+        "The decoder prompt (length 5000) is longer than the maximum model length of 4096."})
+    void httpStatus_shouldBePromptTooLongNeverRetried_whenVllmRejectsTheContextLength(String message) {
+        var failure = ModelFailure.httpStatus(400, "{\"error\":{\"message\":\"" + message + "\"}}");
+        assertThat(failure.code()).isEqualTo(ErrorCodes.PROMPT_TOO_LONG);
         assertThat(failure.retryable()).isFalse();
     }
 

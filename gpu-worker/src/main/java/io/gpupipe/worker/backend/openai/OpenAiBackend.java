@@ -31,9 +31,13 @@ public final class OpenAiBackend implements InferenceBackend {
     private final Settings settings;
     private volatile ModelIdentity text;
 
-    /** What the configuration says about the server's models. */
+    /**
+     * What the configuration says about the server's models. With {@code expectedModelRoot}, the server must report
+     * that root for the model in {@code GET /v1/models} before {@code modelVersion} is claimed in any result.
+     */
     public record Settings(Optional<String> model, Optional<String> modelVersion, Optional<String> speechModel,
-                           String voice, Optional<String> apiKey, boolean sendPriority) {
+                           Optional<String> voice, Optional<String> apiKey, boolean sendPriority,
+                           Optional<String> expectedModelRoot) {
     }
 
     public OpenAiBackend(VllmClient client, Settings settings) {
@@ -51,7 +55,7 @@ public final class OpenAiBackend implements InferenceBackend {
     }
 
     private ModelIdentity discoverModel() {
-        if (settings.model().isPresent()) {
+        if (settings.model().isPresent() && settings.expectedModelRoot().isEmpty()) {
             String model = settings.model().get();
             return new ModelIdentity(model, settings.modelVersion().orElse(model));
         }
@@ -59,7 +63,18 @@ public final class OpenAiBackend implements InferenceBackend {
         if (list == null || list.data() == null || list.data().isEmpty()) {
             throw new ModelException(ModelFailure.httpStatus(503, "GET /v1/models listed no model yet"));
         }
-        VllmDtos.ModelCard card = list.data().get(0);
+        VllmDtos.ModelCard card = list.data().stream()
+                .filter(c -> settings.model().map(m -> m.equals(c.id())).orElse(true))
+                .findFirst()
+                .orElseThrow(() -> new ModelException(ModelFailure.permanent("the model server does not serve "
+                        + settings.model().orElse("?") + "; GET /v1/models lists " + list.data().stream()
+                        .map(VllmDtos.ModelCard::id).toList())));
+        settings.expectedModelRoot().filter(expected -> !expected.equals(card.root())).ifPresent(expected -> {
+            // Another image (other weights) than the deployment pinned: claiming its version would be false.
+            throw new ModelException(ModelFailure.permanent("model " + card.id() + " is served from " + card.root()
+                    + ", expected " + expected + ": refusing to claim model version "
+                    + settings.modelVersion().orElse(expected)));
+        });
         String version = settings.modelVersion().orElse(card.root() != null ? card.root() : card.id());
         return new ModelIdentity(card.id(), version);
     }
@@ -96,8 +111,9 @@ public final class OpenAiBackend implements InferenceBackend {
 
     @Override
     public SpeechAudio speak(InferenceJob job, Duration timeout) {
-        String voice = job.voice() != null ? job.voice() : settings.voice();
-        var request = new VllmDtos.SpeechRequest(identity(Task.SPEECH).model(), job.prompt(), voice, "wav");
+        String voice = job.voice() != null ? job.voice() : settings.voice().orElse(null);
+        var request = new VllmDtos.SpeechRequest(identity(Task.SPEECH).model(), job.prompt(), voice, "wav",
+                job.language(), job.speed(), job.instructions());
         byte[] wav = call(client.speech(authorization(), request), timeout);
         return SpeechAudio.of(wav);
     }

@@ -26,9 +26,16 @@ public final class VllmDtos {
                         @JsonProperty("total_tokens") int totalTokens) {
     }
 
-    /** {@code POST /v1/audio/speech}: answers with the audio file itself. */
+    /**
+     * {@code POST /v1/audio/speech} as vLLM-Omni serves it (docs/serving/speech_api.md: {@code input},
+     * {@code voice}, {@code response_format}, {@code speed} 0.25-4.0, and its extensions {@code language},
+     * {@code instructions}); answers with the audio file itself (Qwen3-TTS: 24 kHz). Unset fields are omitted so
+     * the server's defaults apply (voice "vivian", language "Auto", speed 1.0).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record SpeechRequest(String model, String input, String voice,
-                                @JsonProperty("response_format") String responseFormat) {
+                                @JsonProperty("response_format") String responseFormat, String language, Double speed,
+                                String instructions) {
     }
 
     /** {@code GET /v1/models}. */

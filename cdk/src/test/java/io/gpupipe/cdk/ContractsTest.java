@@ -1,0 +1,169 @@
+package io.gpupipe.cdk;
+
+import static io.gpupipe.cdk.TemplateJson.list;
+import static io.gpupipe.cdk.TemplateJson.map;
+import static io.gpupipe.cdk.TemplateJson.properties;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpupipe.model.serving.VllmServeCommand;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+/** The GPU side as vLLM, ECS and EC2 enforce their contracts (issue 10). */
+class ContractsTest {
+    private static Template gpu;
+    private static Template network;
+
+    @BeforeAll
+    static void synthesize() {
+        gpu = SynthesizedApp.get().gpu;
+        network = SynthesizedApp.get().network;
+    }
+
+    @Test
+    void modelServer_shouldServeThePinnedPathWithPriorityScheduling_soJobPrioritiesAreAccepted() {
+        // when
+        List<Object> command = list(container("small", "model-server").get("Command"));
+
+        // then: vLLM rejects a non-zero priority unless --scheduling-policy priority
+        assertThat(command.get(command.indexOf("--scheduling-policy") + 1)).isEqualTo("priority");
+        List<Object> expected = new ArrayList<>(List.of("/models/" + SynthesizedApp.SMALL_REVISION));
+        expected.addAll(TierTask.serveCommand(Tiers.small()).args());
+        assertThat(command).isEqualTo(expected);
+        assertThat(TierTask.serveCommand(Tiers.small()).args()).containsSequence("--scheduling-policy",
+                VllmServeCommand.SCHEDULING_POLICY);
+    }
+
+    @Test
+    void worker_shouldBeToldTheExactWeightsAndTheRootThatProvesThem() {
+        // when
+        Map<String, Object> env = environment("large", "gpu-worker");
+
+        // then
+        assertThat(env).containsEntry("GPUPIPE_WORKER_MODEL_VERSION", "TheBloke/Llama-2-70B-Chat-AWQ@"
+                + SynthesizedApp.LARGE_REVISION + "+" + Tiers.large().modelServerImageTag())
+                .containsEntry("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", "/models/" + SynthesizedApp.LARGE_REVISION);
+    }
+
+    @Test
+    void synth_shouldFailReadably_whenATiersRevisionIsNotACommit() {
+        for (String revision : new String[] {"main", "0123456789ABCDEF0123456789ABCDEF01234567", "abc123"}) {
+            App app = new App(AppProps.builder().context(Map.of("smallModelRevision", revision,
+                    "largeModelRevision", SynthesizedApp.LARGE_REVISION)).build());
+            assertThatThrownBy(() -> GpupipeApp.build(app)).as(revision)
+                    .hasMessageStartingWith("tier small: model revision of TheBloke/Mistral-7B-Instruct-v0.2-AWQ "
+                            + "must be a commit: 40 lower-case hex digits, got \"" + revision + "\"")
+                    .hasMessageContaining("-c smallModelRevision=<commit>");
+        }
+        App noRevision = new App(AppProps.builder().context(Map.of("smallModelRevision",
+                SynthesizedApp.SMALL_REVISION)).build());
+        assertThatThrownBy(() -> GpupipeApp.build(noRevision)).hasMessageStartingWith("tier large: ");
+    }
+
+    @Test
+    void capacityProviders_shouldGiveTasksStorageForUnpackingTheirImage() {
+        // when
+        Map<String, Long> storage = gpu.findResources("AWS::ECS::CapacityProvider").entrySet().stream()
+                .collect(Collectors.toMap(e -> e.getKey().startsWith("Large") ? "large" : "small",
+                        e -> ((Number) map(map(map(properties(e.getValue()).get("ManagedInstancesProvider"))
+                                .get("InstanceLaunchTemplate")).get("StorageConfiguration")).get("StorageSizeGiB"))
+                                .longValue()));
+
+        // then: the 70B image (~32 GiB of weights on a ~20 GiB vLLM image) needs more than the 80 GiB default
+        assertThat(storage.get("large")).isEqualTo(Tiers.large().taskStorageGiB()).isGreaterThan(80);
+        assertThat(storage.get("small")).isEqualTo(80);
+    }
+
+    @Test
+    void securityGroups_shouldSendOnlyHttps_asTheirDescriptionsSay() {
+        gpu.findResources("AWS::EC2::SecurityGroup").values().forEach(sg -> {
+            Map<String, Object> props = properties(sg);
+            assertThat(String.valueOf(props.get("GroupDescription"))).endsWith("outbound HTTPS only");
+            assertThat(list(props.get("SecurityGroupEgress"))).singleElement().satisfies(rule -> assertThat(map(rule))
+                    .containsEntry("IpProtocol", "tcp").containsEntry("FromPort", 443).containsEntry("ToPort", 443));
+        });
+        gpu.resourceCountIs("AWS::EC2::SecurityGroupEgress", 0);
+    }
+
+    @Test
+    void network_shouldGiveInstancesANatPath_andKeepTasksIsolated() {
+        // then: one NAT gateway; tasks in subnets without a default route, instances in subnets with one
+        network.resourceCountIs("AWS::EC2::NatGateway", 1);
+        network.allResourcesProperties("AWS::EC2::Subnet", Match.objectLike(Map.of("MapPublicIpOnLaunch", false)));
+        List<String> instanceSubnets = instanceSubnetImports();
+        List<String> taskSubnets = gpu.findResources("AWS::ECS::Service").values().stream()
+                .flatMap(s -> list(map(map(properties(s).get("NetworkConfiguration")).get("AwsvpcConfiguration"))
+                        .get("Subnets")).stream())
+                .map(String::valueOf).distinct().toList();
+        assertThat(instanceSubnets).isNotEmpty().allMatch(s -> s.contains("instances"));
+        assertThat(taskSubnets).isNotEmpty().allMatch(s -> s.contains("tasks"));
+    }
+
+    @Test
+    void fractionalTier_shouldSelectTheG6fSizeOfItsSlice_andBeSizedToThatSlice() {
+        // given a half-GPU tier: a 7B AWQ model with 8 sequences fits 12 GB
+        TierSpec half = Tiers.small().withModel(io.gpupipe.model.sizing.ModelFootprint.builder("mistral-7b-awq")
+                        .parameters(7_240_000_000L).bytesPerParameter(0.5).layers(32, 4096)
+                        .groupedQueryAttention(8, 32).maxSequenceLength(4096).maxConcurrentSequences(8).build(),
+                io.gpupipe.model.sizing.GpuShare.of("0.5")).withModelRevision(SynthesizedApp.SMALL_REVISION);
+
+        // when
+        Template template = Template.fromStack(workerStack(half));
+
+        // then: ECS gets "0.5", EC2 may pick only g6f.4xlarge (half an L4), no whole-GPU minima
+        Map<String, Object> requirements = map(map(map(properties(template.findResources(
+                "AWS::ECS::CapacityProvider").values().iterator().next()).get("ManagedInstancesProvider"))
+                .get("InstanceLaunchTemplate")).get("InstanceRequirements"));
+        assertThat(requirements.get("AllowedInstanceTypes")).isEqualTo(List.of("g6f.4xlarge"));
+        assertThat(requirements).doesNotContainKeys("AcceleratorTotalMemoryMiB", "AcceleratorCount");
+        Map<String, Object> modelServer = list(properties(template.findResources("AWS::ECS::TaskDefinition")
+                .values().iterator().next()).get("ContainerDefinitions")).stream().map(TemplateJson::map)
+                .filter(c -> "model-server".equals(c.get("Name"))).findFirst().orElseThrow();
+        assertThat(modelServer.get("ResourceRequirements")).isEqualTo(List.of(Map.of("Type", "GPU", "Value", "0.5")));
+        assertThat(half.budget().availableBytes()).isEqualTo(22_888L * 1024 * 1024 / 2);
+    }
+
+    @Test
+    void fractionalTier_shouldFailTheSizingGate_whenTheModelNeedsMoreThanItsSlice() {
+        // given the default small tier's 32 sequences (16 GiB of KV cache) on half an L4 (11.2 GiB)
+        TierSpec half = Tiers.small().withModel(Tiers.small().model(), io.gpupipe.model.sizing.GpuShare.of("0.5"))
+                .withModelRevision(SynthesizedApp.SMALL_REVISION);
+
+        assertThatThrownBy(() -> workerStack(half)).hasMessageContaining("GPU share 0.5 of 22.4 GiB gives 11.2 GiB");
+    }
+
+    private static WorkerStack workerStack(TierSpec tier) {
+        App app = new App();
+        NetworkStack net = new NetworkStack(app, "network", null);
+        RegistryStack registry = new RegistryStack(app, "registry", null);
+        return new WorkerStack(app, "gpu", null, net.getVpc(), registry.getWorkerRepository(),
+                registry.getModelServerRepository(),
+                new WorkerStack.Inputs(new SamExports("gpupipe"), List.of(tier), "test", Optional.empty()));
+    }
+
+    private static List<String> instanceSubnetImports() {
+        return gpu.findResources("AWS::ECS::CapacityProvider").values().stream()
+                .flatMap(cp -> list(map(map(map(properties(cp).get("ManagedInstancesProvider"))
+                        .get("InstanceLaunchTemplate")).get("NetworkConfiguration")).get("Subnets")).stream())
+                .map(String::valueOf).distinct().toList();
+    }
+
+    private static Map<String, Object> environment(String tier, String name) {
+        return list(container(tier, name).get("Environment")).stream().map(TemplateJson::map)
+                .collect(Collectors.toMap(e -> (String) e.get("Name"), e -> e.get("Value")));
+    }
+
+    private static Map<String, Object> container(String tier, String name) {
+        return TemplateJson.container(gpu, tier, name);
+    }
+}
