@@ -20,7 +20,9 @@ class WarmWindowAndSpotTest {
         App app = new App(AppProps.builder().context(Map.of(
                 "smallWarmWindow", "MON-FRI 08:00-18:00 Europe/Berlin 1",
                 "smallSpot", "true",
-                "idleToZeroMinutes", "10")).build());
+                "idleToZeroMinutes", "10",
+                "smallModelRevision", SynthesizedApp.SMALL_REVISION,
+                "largeModelRevision", SynthesizedApp.LARGE_REVISION)).build());
         gpu = Template.fromStack(GpupipeApp.build(app).worker());
     }
 
