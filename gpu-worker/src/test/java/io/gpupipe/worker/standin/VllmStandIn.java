@@ -43,6 +43,7 @@ public final class VllmStandIn implements AutoCloseable {
     private final ConcurrentLinkedQueue<String> completionPrompts = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> completionRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> completedPrompts = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
     private final AtomicInteger successes = new AtomicInteger();
@@ -139,6 +140,16 @@ public final class VllmStandIn implements AutoCloseable {
         return (int) speechInputs.stream().filter(p -> p.contains(fragment)).count();
     }
 
+    /** Every {@code /v1/completions} prompt received, in arrival order (failed calls included). */
+    public List<String> completionPrompts() {
+        return List.copyOf(completionPrompts);
+    }
+
+    /** The prompts of the completions answered 200 (one generation each). */
+    public List<String> completedPrompts() {
+        return List.copyOf(completedPrompts);
+    }
+
     public int successfulCalls() {
         return successes.get();
     }
@@ -230,6 +241,7 @@ public final class VllmStandIn implements AutoCloseable {
         response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
                 .put("total_tokens", promptTokens + generated);
         successes.incrementAndGet();
+        completedPrompts.add(prompt);
         json(exchange, 200, response);
     }
 
