@@ -29,7 +29,7 @@ public final class WorkerSupervisor {
     private volatile boolean stopping;
     private Duration nextDelay;
 
-    /** Restart delays: the first after {@code initialDelay}, doubling up to {@code maxDelay} while workers die young. */
+    /** Restart delays: the first after {@code initialDelay}, doubling up to {@code maxDelay} while they die young. */
     public record RestartPolicy(Duration initialDelay, Duration maxDelay, Duration stableAfter,
                                 Duration readyLimit) {
         public static RestartPolicy defaults() {

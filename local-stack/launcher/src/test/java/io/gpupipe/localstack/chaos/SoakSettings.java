@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The soak's size and pace, from system properties: {@code chaos.jobs} (jobs over all scenarios), {@code chaos.time-scale}
- * (multiplies every fault's nominal duration: 30 s outages, a 60 s webhook outage; the short variant compresses time),
- * {@code chaos.clients} (concurrent HTTP clients), {@code chaos.router-die-ratio} (the router's die-after-marker fault
- * hook, for the whole run), {@code chaos.settle-limit} (how long the end waits for quiescence).
+ * The soak's size and pace, from system properties: {@code chaos.jobs} (jobs over all scenarios),
+ * {@code chaos.time-scale} (multiplies every fault's nominal duration: 30 s outages, a 60 s webhook outage; the short
+ * variant compresses time), {@code chaos.clients} (concurrent HTTP clients), {@code chaos.router-die-ratio} (the
+ * router's die-after-marker fault hook, for the whole run), {@code chaos.settle-limit-seconds} (how long the end
+ * waits for quiescence).
  */
 public record SoakSettings(int jobs, double timeScale, int clients, double routerDieRatio, Duration settleLimit) {
     /** The short variant that the normal test phase (and CI) runs. */
