@@ -43,10 +43,10 @@ public final class VllmStandIn implements AutoCloseable {
     private final ConcurrentLinkedQueue<String> completionPrompts = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> completionRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<String> completedPrompts = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
     private final AtomicInteger successes = new AtomicInteger();
+    private final ConcurrentLinkedQueue<String> generatedPrompts = new ConcurrentLinkedQueue<>();
     private volatile int port;
     private volatile HttpServer server;
     private volatile boolean healthy = true;
@@ -140,16 +140,6 @@ public final class VllmStandIn implements AutoCloseable {
         return (int) speechInputs.stream().filter(p -> p.contains(fragment)).count();
     }
 
-    /** Every {@code /v1/completions} prompt received, in arrival order (failed calls included). */
-    public List<String> completionPrompts() {
-        return List.copyOf(completionPrompts);
-    }
-
-    /** The prompts of the completions answered 200 (one generation each). */
-    public List<String> completedPrompts() {
-        return List.copyOf(completedPrompts);
-    }
-
     public int successfulCalls() {
         return successes.get();
     }
@@ -164,6 +154,16 @@ public final class VllmStandIn implements AutoCloseable {
 
     public int maxWaitingSeen() {
         return engine.maxWaitingSeen();
+    }
+
+    /** Every {@code /v1/completions} prompt received, in arrival order (failed calls included). */
+    public List<String> completionPrompts() {
+        return List.copyOf(completionPrompts);
+    }
+
+    /** The prompt (or speech input) of every generation the engine finished: GPU work done, once each. */
+    public List<String> generatedPrompts() {
+        return List.copyOf(generatedPrompts);
     }
 
     public void resetStatistics() {
@@ -241,7 +241,6 @@ public final class VllmStandIn implements AutoCloseable {
         response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
                 .put("total_tokens", promptTokens + generated);
         successes.incrementAndGet();
-        completedPrompts.add(prompt);
         json(exchange, 200, response);
     }
 
@@ -261,7 +260,9 @@ public final class VllmStandIn implements AutoCloseable {
         Duration minimum = slow.entrySet().stream().filter(e -> prompt.contains(e.getKey()))
                 .map(Map.Entry::getValue).findFirst().orElse(Duration.ZERO);
         try {
-            return engine.submit(tokens, minimum).done.get(10, TimeUnit.MINUTES);
+            int generated = engine.submit(tokens, minimum).done.get(10, TimeUnit.MINUTES);
+            generatedPrompts.add(prompt);
+            return generated;
         } catch (Exception e) {
             throw new IllegalStateException("generation aborted", e);
         }

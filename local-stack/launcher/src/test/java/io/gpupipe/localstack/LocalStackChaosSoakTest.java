@@ -96,7 +96,7 @@ class LocalStackChaosSoakTest {
                 awaitCallbacks(settings, receiver);
                 say(String.format("all scenarios and settling took %.0f s", (System.nanoTime() - start) / 1e9));
                 SoakVerdict verdict = SoakVerdict.of(jobs.values(), new SoakVerdict.Evidence(s3,
-                        stack.aws().bucket(), client, model.completionPrompts(), model.completedPrompts(), receiver,
+                        stack.aws().bucket(), client, model.completionPrompts(), model.generatedPrompts(), receiver,
                         peekDeadLetters(sqs, stack.aws()), malformedTags, CALLS_PER_DELIVERY,
                         stack.aws().maxReceiveCount(), quiet && queuesIdle(sqs, stack.aws())));
                 proxies.put("model-server", modelProxy);
