@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 public final class SoakVerdict {
     /** What the verdict reads besides the jobs. */
     public record Evidence(S3Client s3, String bucket, SoakClient client, List<String> modelPrompts,
-                           List<String> completedPrompts, CallbackReceiver receiver, List<String> dlqBodies,
+                           List<String> generatedPrompts, CallbackReceiver receiver, List<String> dlqBodies,
                            Set<String> malformedTags, int callsPerDelivery, int maxReceiveCount,
                            boolean queuesIdle) {
     }
@@ -41,7 +41,7 @@ public final class SoakVerdict {
     public static SoakVerdict of(Collection<SoakJob> jobs, Evidence evidence) {
         SoakVerdict verdict = new SoakVerdict();
         Map<String, Long> calls = countByRequestId(evidence.modelPrompts());
-        Map<String, Long> generations = countByRequestId(evidence.completedPrompts());
+        Map<String, Long> generations = countByRequestId(evidence.generatedPrompts());
         for (SoakJob job : jobs) {
             verdict.check(job, evidence, calls.getOrDefault(job.requestId(), 0L),
                     generations.getOrDefault(job.requestId(), 0L));
