@@ -57,6 +57,7 @@ class LocalStackChaosSoakTest {
     private final Map<String, SoakJob> jobs = new ConcurrentHashMap<>();
     private final Set<String> malformedTags = ConcurrentHashMap.newKeySet();
     private final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    private volatile boolean deadLetterRunning;
 
     @Test
     void soak_shouldEndEveryAcceptedJobWithExactlyOneResult_whenFaultsAreInjected() throws Exception {
@@ -78,10 +79,7 @@ class LocalStackChaosSoakTest {
              FaultProxy webhookProxy = FaultProxy.start("webhook-receiver", receiver.base());
              LocalStack stack = LocalStack.start(options(modelProxy.uri(model.url())), quietConsole(),
                      overrides(settings, proxies))) {
-            say("dead-letter handler: " + (new ComponentPackages(TestPaths.repo()).functionZip("dead-letter")
-                    .isPresent() ? "built (functions/dead-letter)" : "NOT built: dead-lettered jobs are not "
-                    + "repaired by a handler; they show below as stuck or lost, and the DLQ check covers only what "
-                    + "the workers wrote"));
+            say(deadLetterHandler());
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
                     .map(jobs::get).ifPresent(job -> job.resultWritten(System.nanoTime())));
             Faults faults = new Faults(stack, new Faults.Proxies(proxies.get("router-sqs"), proxies.get("router-s3"),
@@ -318,9 +316,21 @@ class LocalStackChaosSoakTest {
         return bodies;
     }
 
+    /** Whether the stack runs a dead-letter handler: it says so on the console when it starts one. */
+    private String deadLetterHandler() {
+        if (deadLetterRunning) {
+            return "dead-letter handler: running in the stack";
+        }
+        boolean built = new ComponentPackages(TestPaths.repo()).functionZip("dead-letter").isPresent();
+        return "dead-letter handler: NOT running in the stack (" + (built ? "functions/dead-letter is built but "
+                + "the stack does not start it" : "functions/dead-letter is not built") + "): dead-lettered jobs "
+                + "without a result are not repaired; they show as stuck and as DLQ entries without a failed result";
+    }
+
     private void report(SoakSettings settings, SoakVerdict verdict, LocalStack stack,
                         Map<String, FaultProxy> proxies) {
-        StringBuilder text = new StringBuilder(String.format("%nCHAOS SOAK RESULT: %s%n", settings.describe()));
+        StringBuilder text = new StringBuilder(String.format("%nCHAOS SOAK RESULT: %s%n  %s%n", settings.describe(),
+                deadLetterHandler()));
         text.append("  connections through the fault proxies: ").append(new TreeMap<>(proxies).entrySet()
                 .stream().map(e -> e.getKey() + "=" + e.getValue().connections()).toList()).append('\n');
         stack.workerSupervisors().forEach((tier, supervisor) -> text.append("  ").append(tier.wireName())
@@ -347,6 +357,9 @@ class LocalStackChaosSoakTest {
         return new Console(new PrintStream(System.out, true, StandardCharsets.UTF_8) {
             @Override
             public void println(String line) {
+                if (line.startsWith("[dead-letter")) {
+                    deadLetterRunning = true;
+                }
                 if (line.startsWith("[local-stack]")) {
                     super.println(line);
                 }
