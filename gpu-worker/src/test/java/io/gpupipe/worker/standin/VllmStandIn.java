@@ -47,6 +47,7 @@ public final class VllmStandIn implements AutoCloseable {
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
     private final AtomicInteger successes = new AtomicInteger();
+    private final ConcurrentLinkedQueue<String> generatedPrompts = new ConcurrentLinkedQueue<>();
     private volatile int port;
     private volatile HttpServer server;
     private volatile boolean healthy = true;
@@ -201,6 +202,16 @@ public final class VllmStandIn implements AutoCloseable {
         return engine.maxWaitingSeen();
     }
 
+    /** Every {@code /v1/completions} prompt received, in arrival order (failed calls included). */
+    public List<String> completionPrompts() {
+        return List.copyOf(completionPrompts);
+    }
+
+    /** The prompt (or speech input) of every generation the engine finished: GPU work done, once each. */
+    public List<String> generatedPrompts() {
+        return List.copyOf(generatedPrompts);
+    }
+
     public void resetStatistics() {
         engine.resetStatistics();
         successes.set(0);
@@ -346,7 +357,9 @@ public final class VllmStandIn implements AutoCloseable {
         Duration minimum = slow.entrySet().stream().filter(e -> prompt.contains(e.getKey()))
                 .map(Map.Entry::getValue).findFirst().orElse(Duration.ZERO);
         try {
-            return engine.submit(tokens, minimum).done.get(10, TimeUnit.MINUTES);
+            int generated = engine.submit(tokens, minimum).done.get(10, TimeUnit.MINUTES);
+            generatedPrompts.add(prompt);
+            return generated;
         } catch (Exception e) {
             throw new IllegalStateException("generation aborted", e);
         }

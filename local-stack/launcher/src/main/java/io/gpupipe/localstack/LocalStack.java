@@ -16,6 +16,7 @@ import io.gpupipe.localstack.internal.ComponentPackages;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.localstack.internal.Ports;
 import io.gpupipe.localstack.internal.WorkerProcess;
+import io.gpupipe.localstack.internal.WorkerSupervisor;
 import io.gpupipe.model.Tier;
 import java.io.IOException;
 import java.net.URI;
@@ -52,7 +53,8 @@ public final class LocalStack implements AutoCloseable {
     private final LaunchOptions options;
     private final Console console;
     private final ComponentPackages packages;
-    private final Map<Tier, WorkerProcess> workers = new EnumMap<>(Tier.class);
+    private final Map<Tier, WorkerSupervisor> workers = new EnumMap<>(Tier.class);
+    private StackOverrides overrides = StackOverrides.none();
     private final List<String> notes = new ArrayList<>();
     private volatile boolean closed;
     private Path runDir;
@@ -77,6 +79,14 @@ public final class LocalStack implements AutoCloseable {
     /** Starts everything and returns once the API answers and every worker is ready. */
     public static LocalStack start(LaunchOptions options, Console console) {
         LocalStack stack = create(options, console);
+        stack.boot();
+        return stack;
+    }
+
+    /** Starts a stack whose components see the endpoints, settings and environment {@code overrides} give. */
+    public static LocalStack start(LaunchOptions options, Console console, StackOverrides overrides) {
+        LocalStack stack = create(options, console);
+        stack.overrides = overrides;
         stack.boot();
         return stack;
     }
@@ -111,12 +121,13 @@ public final class LocalStack implements AutoCloseable {
         Path childClasses = ComponentPackages.extractChildClasses(runDir.resolve("child-classes"));
 
         step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
-        aws = LocalAws.start(LocalAwsOptions.defaults().withPorts(options.sqsPort(), options.s3Port())
-                .withDataDir(options.dataDir()));
+        aws = LocalAws.start(overrides.localAws(LocalAwsOptions.defaults().withPorts(options.sqsPort(),
+                options.s3Port()).withDataDir(options.dataDir())));
         ComponentEnvironment env = new ComponentEnvironment(aws);
 
         step("starting the router function from " + packages.repo().relativize(routerZip));
-        router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15), env.router())
+        router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15),
+                overrides.apply("router", env.router()))
                 .withConcurrency(ROUTER_CONCURRENCY), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
@@ -141,9 +152,10 @@ public final class LocalStack implements AutoCloseable {
         for (Tier tier : options.workers()) {
             step("starting " + WorkerProcess.name(tier) + " (" + describeBackend() + ")");
             int port = Ports.free();
-            workers.put(tier, WorkerProcess.start(tier, workerJar.orElseThrow(), childClasses, port,
-                    env.worker(tier, options.backend(), textModel, options.modelServerUrl(), port),
-                    packages.repo(), console));
+            Map<String, String> workerEnv = overrides.apply(WorkerProcess.name(tier),
+                    env.worker(tier, options.backend(), textModel, options.modelServerUrl(), port));
+            workers.put(tier, WorkerSupervisor.start(tier, () -> WorkerProcess.start(tier, workerJar.orElseThrow(),
+                    childClasses, port, workerEnv, packages.repo(), console), overrides.restartPolicy(), console));
         }
 
         router.awaitReady(FUNCTION_START_LIMIT);
@@ -157,7 +169,7 @@ public final class LocalStack implements AutoCloseable {
         if (scalingMetric != null) {
             scalingMetric.awaitReady(FUNCTION_START_LIMIT);
         }
-        for (WorkerProcess worker : workers.values()) {
+        for (WorkerProcess worker : workers().values()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (" + worker.healthUri() + ")");
             worker.awaitReady(WORKER_START_LIMIT, PROGRESS_EVERY, console);
         }
@@ -170,9 +182,9 @@ public final class LocalStack implements AutoCloseable {
     private void startControlPlane() {
         try {
             ecs = LocalStandIns.ecs(service -> {
-                WorkerProcess worker = service.endsWith("-small") ? workers.get(Tier.SMALL)
+                WorkerSupervisor worker = service.endsWith("-small") ? workers.get(Tier.SMALL)
                         : service.endsWith("-large") ? workers.get(Tier.LARGE) : null;
-                return worker != null && worker.process().isAlive() ? 1 : 0;
+                return worker != null && worker.current().process().isAlive() ? 1 : 0;
             });
             cloudWatch = LocalStandIns.cloudWatch(console);
         } catch (IOException e) {
@@ -311,7 +323,15 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(schedule);
     }
 
+    /** The worker processes running now (a supervisor replaces one that dies). */
     public Map<Tier, WorkerProcess> workers() {
+        Map<Tier, WorkerProcess> current = new EnumMap<>(Tier.class);
+        workers.forEach((tier, supervisor) -> current.put(tier, supervisor.current()));
+        return current;
+    }
+
+    /** The supervisors keeping one worker per tier running. */
+    public Map<Tier, WorkerSupervisor> workerSupervisors() {
         return Map.copyOf(workers);
     }
 

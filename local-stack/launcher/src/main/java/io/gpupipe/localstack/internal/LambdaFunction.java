@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -34,15 +35,22 @@ public final class LambdaFunction implements FunctionInvoker {
     private static final Pattern READY = Pattern.compile(Pattern.quote(LambdaHost.READY_MARKER)
             + " port=(\\d+) init-ms=(\\d+)");
 
+    /** How long a replacement execution environment may take to start. */
+    private static final Duration RESPAWN_LIMIT = Duration.ofSeconds(90);
+
     private final String name;
-    private final ChildProcess process;
+    private final Supplier<ChildProcess> launcher;
+    private final Console console;
     private final Duration timeout;
     private final HttpClient http;
+    private volatile ChildProcess process;
     private volatile URI invokeUri;
 
-    private LambdaFunction(String name, ChildProcess process, Duration timeout) {
+    private LambdaFunction(String name, Supplier<ChildProcess> launcher, Duration timeout, Console console) {
         this.name = name;
-        this.process = process;
+        this.launcher = launcher;
+        this.console = console;
+        this.process = launcher.get();
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
@@ -78,9 +86,8 @@ public final class LambdaFunction implements FunctionInvoker {
                 "--timeout-seconds", Long.toString(spec.timeout().toSeconds()));
         Map<String, String> env = new LinkedHashMap<>(lambdaEnvironment(spec, packageClasspath.get(0)));
         env.putAll(spec.environment());
-        ChildProcess child = ChildProcess.start(spec.name(), command, env, workDir, console,
-                line -> line.startsWith(LambdaHost.READY_MARKER));
-        return new LambdaFunction(spec.name(), child, spec.timeout());
+        return new LambdaFunction(spec.name(), () -> ChildProcess.start(spec.name(), command, env, workDir, console,
+                line -> line.startsWith(LambdaHost.READY_MARKER)), spec.timeout(), console);
     }
 
     /** The variables the Lambda service sets in every execution environment (credentials are the local ones). */
@@ -142,6 +149,7 @@ public final class LambdaFunction implements FunctionInvoker {
     /** Invokes synchronously (RequestResponse); the timeout is the function's own plus a margin. */
     @Override
     public Invocation invoke(byte[] event) throws IOException {
+        ensureRunning();
         HttpRequest request = HttpRequest.newBuilder(invokeUri)
                 .timeout(timeout.plusSeconds(2))
                 .header("Content-Type", "application/json")
@@ -156,6 +164,21 @@ public final class LambdaFunction implements FunctionInvoker {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while invoking " + name, e);
         }
+    }
+
+    /**
+     * Lambda replaces an execution environment whose runtime process exited (a crash, a fault hook that halts): the
+     * next invocation gets a new one, with a cold start. Not while the stack is stopping the function.
+     */
+    private synchronized void ensureRunning() {
+        ChildProcess current = process;
+        if (current.isAlive() || current.isStopping()) {
+            return;
+        }
+        console.info(name + " execution environment exited with code " + current.exitValue()
+                + "; starting a new one for the next invocation");
+        process = launcher.get();
+        awaitReady(RESPAWN_LIMIT);
     }
 
     /** The outcome of one invocation: the handler's output, or the error document when {@code ok} is false. */

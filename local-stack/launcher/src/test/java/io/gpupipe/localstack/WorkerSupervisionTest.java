@@ -1,0 +1,77 @@
+package io.gpupipe.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localstack.internal.WorkerProcess;
+import io.gpupipe.localstack.internal.WorkerSupervisor;
+import io.gpupipe.model.Tier;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The local stack keeps its workers running as an ECS service does: a worker killed with SIGKILL (not by the stack)
+ * is replaced, the console says so, and its tier keeps consuming; the stack's own shutdown is not mistaken for a
+ * death.
+ */
+class WorkerSupervisionTest {
+    private static final Duration LIMIT = Duration.ofSeconds(120);
+
+    @TempDir
+    Path cache;
+
+    @Test
+    void killedWorker_shouldBeRestarted_andItsTierKeepConsuming() {
+        RequiredPackages.assertBuilt();
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
+        LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
+                .withWorkers(EnumSet.of(Tier.SMALL));
+        StackOverrides overrides = StackOverrides.none().withRestartPolicy(new WorkerSupervisor.RestartPolicy(
+                Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(60), LIMIT));
+        try (LocalStack stack = LocalStack.start(options, new Console(tee), overrides)) {
+            ApiClient api = new ApiClient(stack.apiUri());
+            WorkerProcess first = stack.workers().get(Tier.SMALL);
+
+            // when
+            ProcessHandle.of(first.process().pid()).orElseThrow().destroyForcibly();
+
+            // then
+            WorkerSupervisor supervisor = stack.workerSupervisors().get(Tier.SMALL);
+            awaitRestartedAndReady(output, first);
+            assertThat(supervisor.restarts()).isEqualTo(1);
+            assertThat(supervisor.current().process().pid()).isNotEqualTo(first.process().pid());
+            assertThat(output.toString(StandardCharsets.UTF_8))
+                    .contains(WorkerProcess.name(Tier.SMALL) + " (pid " + first.process().pid() + ") exited with code")
+                    .contains(WorkerProcess.name(Tier.SMALL) + " restarted (pid ");
+            String id = UUID.randomUUID().toString();
+            assertThat(api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"After the "
+                    + "restart.\"}").status()).isEqualTo(202);
+            JsonNode result = api.awaitTerminal(id, LIMIT);
+            assertThat(result.path("status").asText()).isEqualTo("succeeded");
+        }
+        assertThat(output.toString(StandardCharsets.UTF_8)).containsOnlyOnce("exited with code");
+    }
+
+    private static void awaitRestartedAndReady(ByteArrayOutputStream output, WorkerProcess first) {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        String name = WorkerProcess.name(Tier.SMALL);
+        while (System.nanoTime() < deadline) {
+            String text = output.toString(StandardCharsets.UTF_8);
+            int restarted = text.indexOf(name + " restarted (pid ");
+            if (restarted >= 0 && text.indexOf(") is ready again", restarted) >= 0) {
+                return;
+            }
+            ApiClient.sleep(200);
+        }
+        throw new AssertionError(name + " (pid " + first.process().pid() + ") was not restarted and ready within "
+                + LIMIT);
+    }
+}
