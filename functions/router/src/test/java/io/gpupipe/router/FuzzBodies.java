@@ -24,10 +24,18 @@ final class FuzzBodies {
     /** Every kind of body, weighted towards ones that get past the parser. */
     static Arbitrary<String> bodies() {
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(4, mutatedJobs()),
-                net.jqwik.api.Tuple.of(2, json(3)),
-                net.jqwik.api.Tuple.of(1, brokenText()),
-                net.jqwik.api.Tuple.of(1, deepNesting()));
+                net.jqwik.api.Tuple.of(40, mutatedJobs()),
+                net.jqwik.api.Tuple.of(20, json(3)),
+                net.jqwik.api.Tuple.of(10, brokenText()),
+                net.jqwik.api.Tuple.of(10, deepNesting()),
+                net.jqwik.api.Tuple.of(1, hugeBodies()));
+    }
+
+    /** 1 MB and 100,000-character strings, as the prompt or as an ignored field of an otherwise valid job. */
+    static Arbitrary<String> hugeBodies() {
+        return Combinators.combine(Arbitraries.of(MEGABYTE, "\uD83D\uDE00".repeat(50_000), "\u6F22".repeat(100_000),
+                "\uFFFF".repeat(60_000)), Arbitraries.of("prompt", "x-unknown"))
+                .as((huge, field) -> "{\"prompt\":\"p\"," + member(field, quote(huge)) + "}");
     }
 
     /** A valid job, then 0 to 3 fields replaced, removed, duplicated or added. */
@@ -87,9 +95,7 @@ final class FuzzBodies {
                 net.jqwik.api.Tuple.of(3, planes),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of("\uFFFF", "\uFFFE", "\uD800", "\uDC00", "\uDBFF\uDFFF",
                         "\u0000", "\u2028", "https://[::ffff:a9fe:a9fe]/", "https://0xa9fea9fe/", "small",
-                        "large", "speech", "alloy", UUID.randomUUID().toString())),
-                net.jqwik.api.Tuple.of(1, Arbitraries.of(MEGABYTE, "\uD83D\uDE00".repeat(50_000),
-                        "\u6F22".repeat(100_000), "\uFFFF".repeat(60_000))));
+                        "large", "speech", "alloy", UUID.randomUUID().toString())));
     }
 
     private static Arbitrary<String> numbers() {

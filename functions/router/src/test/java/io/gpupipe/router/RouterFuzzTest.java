@@ -22,9 +22,11 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeContainer;
@@ -73,7 +75,8 @@ class RouterFuzzTest {
         return FuzzBodies.bodies();
     }
 
-    @Property(tries = 10_000, afterFailure = AfterFailureMode.RANDOM_SEED)
+    @Property(tries = 10_000, afterFailure = AfterFailureMode.RANDOM_SEED, shrinking = ShrinkingMode.OFF,
+            edgeCases = EdgeCasesMode.NONE)
     void submit_shouldAcceptIntactOrRejectNamingTheField_forAnyBody(@ForAll("bodies") String body) {
         SubmitOutcome outcome = service.submit(body);
         assertThat(outcome).isNotInstanceOf(SubmitOutcome.Unavailable.class);
