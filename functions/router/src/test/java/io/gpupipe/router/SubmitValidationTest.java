@@ -86,7 +86,7 @@ class SubmitValidationTest {
         "https://169.16689662/hook",
         "https://10.1/hook",
         "https://[fe80::1%25eth0]/hook",
-        "https://[::1]/hook",
+        "https://[::ffff:127.0.0.1]/hook",
         "https://[fd00:ec2::254]/hook"})
     void submit_shouldAnswer400NamingCallbackUrl_whenHostIsALiteralNonPublicAddressInAnyForm(String url) {
         given().contentType("application/json").body("{\"prompt\":\"Hello\",\"callbackUrl\":\"" + url + "\"}")
