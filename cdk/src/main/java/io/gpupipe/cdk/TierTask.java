@@ -1,5 +1,6 @@
 package io.gpupipe.cdk;
 
+import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.serving.VllmServeCommand;
 import java.util.ArrayList;
@@ -164,6 +165,8 @@ public class TierTask extends Construct {
         bucket.grantPut(taskDefinition.getTaskRole(), "jobs/*");
         bucket.grantRead(taskDefinition.getTaskRole(), "results/*");
         bucket.grantPut(taskDefinition.getTaskRole(), "results/*");
+        // claim checks: the router stores jobs too large for a message here (JobMessage, JobLayout.payloadKey)
+        bucket.grantRead(taskDefinition.getTaskRole(), JobLayout.PAYLOADS_PREFIX + "*");
     }
 
     public Tier getTier() {

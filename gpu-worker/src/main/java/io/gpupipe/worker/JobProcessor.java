@@ -3,6 +3,7 @@ package io.gpupipe.worker;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
@@ -66,7 +67,7 @@ final class JobProcessor {
     Disposition process(InFlightMessage inFlight) {
         QueueMessage message = inFlight.message();
         Instant started = clock.instant();
-        JobRequestParser.Outcome parsed = parser.parse(message.body(), JobRequestParser.Source.QUEUE);
+        JobRequestParser.Outcome parsed = parser.parse(jobBody(message), JobRequestParser.Source.QUEUE);
         if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
             JobContext context = new JobContext(inFlight, started, QueueWait.millis(message.sentAt(), started));
             events.emit(malformed.reject(context, invalid));
@@ -77,6 +78,22 @@ final class JobProcessor {
         InferenceJob timed = job.submittedAt() == null && submittedAt != null ? job.withSubmittedAt(submittedAt) : job;
         JobContext context = new JobContext(inFlight, started, QueueWait.millis(submittedAt, started));
         return guard.exclusively(job.requestId(), inFlight, () -> processValid(context, timed));
+    }
+
+    /**
+     * The job JSON: the message body, or the claim-check payload it points at ({@link JobMessage}). A payload that
+     * is gone leaves the pointer itself to the parser, which rejects it (no prompt) like any malformed message.
+     */
+    private String jobBody(QueueMessage message) {
+        Optional<String> payloadKey = JobMessage.payloadKey(message.body());
+        if (payloadKey.isEmpty()) {
+            return message.body();
+        }
+        Optional<String> payload = store.readPayload(payloadKey.get());
+        if (payload.isEmpty()) {
+            LOG.warnf("claim-check payload %s is missing; rejecting the message", payloadKey.get());
+        }
+        return payload.orElse(message.body());
     }
 
     private Disposition processValid(JobContext context, InferenceJob job) {

@@ -25,6 +25,9 @@ public interface JobStore {
     /** Writes the speech audio only if none exists; false when audio from another delivery is already there. */
     boolean putAudioIfAbsent(String requestId, byte[] wav);
 
+    /** A claim-check payload ({@code payloads/{id}.json}) the router stored for a job too large for a message. */
+    Optional<String> readPayload(String key);
+
     /** The first {@code length} bytes of the stored audio (its WAV header), if any. */
     Optional<byte[]> readAudioHead(String requestId, int length);
 }

@@ -4,11 +4,13 @@ import java.util.Optional;
 
 /**
  * The S3 layout of the results bucket, defined once: {@code jobs/{id}.json} (marker), {@code results/{id}.json}
- * (terminal result), {@code results/{id}.wav} (speech audio).
+ * (terminal result), {@code results/{id}.wav} (speech audio), {@code payloads/{id}.json} (claim-check payload).
  */
 public final class JobLayout {
     public static final String JOBS_PREFIX = "jobs/";
     public static final String RESULTS_PREFIX = "results/";
+    /** Claim-check payloads of jobs too large for a queue message ({@link JobMessage}). */
+    public static final String PAYLOADS_PREFIX = "payloads/";
     public static final String JSON_SUFFIX = ".json";
     public static final String WAV_SUFFIX = ".wav";
 
@@ -21,6 +23,10 @@ public final class JobLayout {
 
     public static String resultKey(String requestId) {
         return RESULTS_PREFIX + requestId + JSON_SUFFIX;
+    }
+
+    public static String payloadKey(String requestId) {
+        return PAYLOADS_PREFIX + requestId + JSON_SUFFIX;
     }
 
     public static String audioKey(String requestId) {

@@ -2,6 +2,7 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.notify.CallbackTargetPolicy;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
@@ -43,7 +44,15 @@ public final class JobRequestParser {
 
     private static final Pattern UUID_V4 = Pattern.compile(
             "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", Pattern.CASE_INSENSITIVE);
-    private static final Set<String> LOCAL_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+    /**
+     * Callback targets judged at submission by the notifier's own policy, without DNS (names are judged by their
+     * resolved addresses when the callback is sent). The local stack's loopback names are allowed here, over http
+     * too; in a deployment the notifier refuses them unless its allow-list names them.
+     */
+    private static final CallbackTargetPolicy SUBMISSION_TARGETS = new CallbackTargetPolicy(
+            Set.of("localhost", "127.0.0.1", "::1"), host -> {
+                throw new IllegalStateException("callback hosts are not resolved at submission");
+            });
 
     /** Where the JSON came from: the API may generate a requestId; a queue message must carry one. */
     public enum Source {
@@ -238,17 +247,15 @@ public final class JobRequestParser {
             return null;
         }
         try {
-            URI uri = new URI(url.get());
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
-            boolean allowed = !host.isEmpty()
-                    && ("https".equals(scheme) || ("http".equals(scheme) && LOCAL_HOSTS.contains(host)));
-            if (!allowed) {
-                fields.error("callbackUrl", ErrorCodes.INVALID_VALUE,
-                        "callbackUrl must be an https URL (http is allowed only for localhost)");
-            }
+            new URI(url.get());
         } catch (URISyntaxException e) {
             fields.error("callbackUrl", ErrorCodes.INVALID_FORMAT, "callbackUrl is not a valid URL");
+            return url.get();
+        }
+        CallbackTargetPolicy.Verdict verdict = SUBMISSION_TARGETS.checkWithoutResolving(url.get());
+        if (verdict instanceof CallbackTargetPolicy.Verdict.Refused refused) {
+            fields.error("callbackUrl", ErrorCodes.INVALID_VALUE, "callbackUrl is refused: " + refused.reason()
+                    + " (an https URL to a public host is required; http only to localhost)");
         }
         return url.get();
     }

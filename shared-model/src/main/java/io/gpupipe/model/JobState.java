@@ -35,6 +35,17 @@ public record JobState(
         return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn);
     }
 
+    /**
+     * The same queued marker, rewritten at {@code now} by a resubmission that puts the job on its queue again: the
+     * new version (and ETag) keeps the original submitter from taking the marker back after its send failed.
+     */
+    public JobState requeued(Instant now) {
+        if (status != JobStatus.QUEUED) {
+            throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
+        }
+        return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn);
+    }
+
     public JobState cancelled(Instant now) {
         return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn);
     }

@@ -208,6 +208,29 @@ class JobRequestParserTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"https://169.254.169.254/x", "https://[::ffff:169.254.169.254]/x",
+        "https://[::ffff:a9fe:a9fe]/x", "https://2852039166/x", "https://0251.0376.0251.0376/x",
+        "https://0xa9fea9fe/x", "https://0xA9FEA9FE:8443/x", "https://169.254.43518/x", "https://169.16689662/x",
+        "https://0251.254.169.254/x", "https://169.254.169.254./x", "https://[fe80::1%25eth0]/x",
+        "https://[64:ff9b::a9fe:a9fe]/x", "https://10.0.0.1/x", "https://012/x", "https://0x7f.1/x",
+        "https://[::ffff:127.0.0.1]/x", "https://4294967296/x", "https://1.2.3.4.5/x", "https://%31%30.0.0.1/x",
+        "https://1572395042/x"})
+    void parse_shouldRejectCallbackUrl_whenHostIsAnIpLiteralInAnyFormThatIsNotAPlainPublicAddress(String url) {
+        assertThat(invalid("{\"prompt\":\"x\",\"callbackUrl\":\"" + url + "\"}").errors())
+                .singleElement().satisfies(e -> {
+                    assertThat(e.field()).isEqualTo("callbackUrl");
+                    assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_VALUE);
+                });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://93.184.216.34/hook", "https://[2606:2800:220:1:248:1893:25c8:1946]/hook",
+        "https://hooks.example.com:8443/x", "https://xn--bcher-kva.example/x", "https://a1.example.com./x"})
+    void parse_shouldAcceptCallbackUrl_whenHostIsAPublicLiteralOrAName(String url) {
+        assertThat(valid("{\"prompt\":\"x\",\"callbackUrl\":\"" + url + "\"}").callbackUrl()).isEqualTo(url);
+    }
+
+    @ParameterizedTest
     @CsvSource({"59, false", "60, true", "86400, true", "86401, false"})
     void parse_shouldBoundTtlSeconds(int ttl, boolean accepted) {
         Outcome outcome = parseApi("{\"prompt\":\"x\",\"ttlSeconds\":" + ttl + "}");

@@ -3,10 +3,12 @@ package io.gpupipe.router;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
+import io.gpupipe.router.exception.QueueRejectedMessageException;
 import io.gpupipe.router.exception.QueueUnavailableException;
 import io.gpupipe.router.exception.StoreUnavailableException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -27,6 +29,14 @@ public class ApiExceptionMappers {
     public Response queueUnavailable(QueueUnavailableException e) {
         LOG.errorf("queue unavailable: %s", e.getMessage());
         return ApiResponses.unavailable("the job queue is unavailable; retry later", null);
+    }
+
+    @ServerExceptionMapper
+    public Response queueRejected(QueueRejectedMessageException e) {
+        LOG.errorf(e, "SQS refused a message the router built (a bug, not an outage): %s", e.getMessage());
+        return ApiResponses.json(500, new ErrorResponse(List.of(new FieldError("service",
+                ApiErrorCodes.INTERNAL_ERROR, "internal error: the job queue refused the message; the job was not"
+                        + " accepted")), null, false));
     }
 
     @ServerExceptionMapper

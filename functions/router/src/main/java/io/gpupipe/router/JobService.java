@@ -14,8 +14,10 @@ import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.aws.JobQueue;
 import io.gpupipe.router.aws.JobStore;
 import io.gpupipe.router.aws.JobStore.StoredMarker;
+import io.gpupipe.router.exception.QueueRejectedMessageException;
 import io.gpupipe.router.exception.QueueUnavailableException;
 import io.gpupipe.router.exception.StoreUnavailableException;
+import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,6 +31,7 @@ import org.jboss.logging.Logger;
  */
 public final class JobService {
     static final int CANCEL_ATTEMPTS = 3;
+    static final int SUBMIT_ATTEMPTS = 3;
     private static final Logger LOG = Logger.getLogger(JobService.class);
 
     private final JobRequestParser parser;
@@ -38,9 +41,11 @@ public final class JobService {
     private final RoutingMetrics metrics;
     private final Clock clock;
     private final Duration presignTtl;
+    private final FaultInjection faults;
 
     public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
-                      RoutingMetrics metrics, Clock clock, Duration presignTtl) {
+                      RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults) {
+        this.faults = faults;
         this.parser = parser;
         this.policy = policy;
         this.store = store;
@@ -50,6 +55,11 @@ public final class JobService {
         this.presignTtl = presignTtl;
     }
 
+    /**
+     * Validates, routes, writes the queued marker create-only and enqueues. Every 2xx answer is backed by a message
+     * this call sent (or by a marker a worker or the client has moved on from), so an accepted job is never left
+     * reading {@code queued} with no queue holding it: see README, "Job lifecycle".
+     */
     public SubmitOutcome submit(String body) {
         JobRequestParser.Outcome parsed = parser.parse(body, JobRequestParser.Source.API);
         if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
@@ -59,22 +69,82 @@ public final class JobService {
         InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now);
         RoutingDecision decision = policy.route(job);
         JobState marker = JobState.queued(job, decision.tier(), now);
-        Optional<StoredMarker> existing = createOrRead(marker);
-        if (existing.isPresent() && !existing.get().state().equals(marker)) {
-            JobView current = JobView.of(job.requestId(), existing.map(StoredMarker::state),
-                    store.readResult(job.requestId())).orElseThrow();
-            return new SubmitOutcome.Duplicate(current);
+        for (int attempt = 0; attempt < SUBMIT_ATTEMPTS; attempt++) {
+            Optional<String> created = store.createMarker(marker);
+            if (created.isPresent()) {
+                return enqueueNew(job, decision, created.get());
+            }
+            Optional<StoredMarker> existing = store.readMarker(job.requestId());
+            if (existing.isEmpty()) {
+                LOG.infof("marker of %s was taken back while resubmitting (attempt %d); creating it", job.requestId(),
+                        attempt + 1);
+                continue;
+            }
+            if (existing.get().state().equals(marker)) {
+                // an SDK retry of our own create met the object its first attempt wrote (same submittedAt to the ns)
+                return enqueueNew(job, decision, existing.get().eTag());
+            }
+            Optional<SubmitOutcome> resubmitted = resubmit(job, existing.get());
+            if (resubmitted.isPresent()) {
+                return resubmitted.get();
+            }
         }
+        throw new StoreUnavailableException("the marker of " + job.requestId() + " kept changing while submitting ("
+                + SUBMIT_ATTEMPTS + " attempts)", null);
+    }
+
+    private SubmitOutcome enqueueNew(InferenceJob job, RoutingDecision decision, String markerETag) {
+        faults.afterMarkerWritten(job.requestId());
         try {
             queue.send(job, decision.tier());
-        } catch (QueueUnavailableException e) {
+        } catch (QueueUnavailableException | StoreUnavailableException | QueueRejectedMessageException e) {
             LOG.errorf("enqueue failed, taking back the marker of %s: %s", job.requestId(), e.getMessage());
-            takeBackMarker(job.requestId());
+            takeBackMarker(job.requestId(), markerETag);
+            if (e instanceof QueueRejectedMessageException rejected) {
+                throw rejected;
+            }
             return new SubmitOutcome.Unavailable(job.requestId(), "the " + decision.tier().wireName()
                     + " queue is unavailable; the job was not accepted, retry later");
         }
         metrics.routed(job, decision);
         return new SubmitOutcome.Accepted(job, decision);
+    }
+
+    /**
+     * A resubmitted requestId. A marker still {@code queued} with no result may belong to a submission that died
+     * between marker and send, or whose send failed while its take-back did too, or that is still in flight and may
+     * yet fail: the job goes on its queue again (the worker de-duplicates: create-only results, conditional running
+     * marker). The rewrite conditional on the ETag read comes first: it makes the original submitter's conditional
+     * take-back fail, so the 200 answered here stays true. Empty when the marker changed meanwhile (re-evaluate).
+     */
+    private Optional<SubmitOutcome> resubmit(InferenceJob job, StoredMarker stored) {
+        JobState state = stored.state();
+        Optional<JobResult> result = store.readResult(job.requestId());
+        if (state.status() != JobStatus.QUEUED || result.isPresent() || state.task() != job.task()) {
+            return Optional.of(duplicate(job.requestId(), Optional.of(state), result));
+        }
+        JobState requeued = state.requeued(clock.instant());
+        if (!store.replaceMarker(requeued, stored.eTag())) {
+            LOG.infof("marker of %s changed while resubmitting; re-reading", job.requestId());
+            return Optional.empty();
+        }
+        faults.afterMarkerWritten(job.requestId());
+        InferenceJob original = job.withSubmittedAt(state.submittedAt());
+        try {
+            queue.send(original, state.tier());
+        } catch (QueueUnavailableException | StoreUnavailableException e) {
+            // the marker is not ours to take back: its creator may have enqueued the job; the client retries
+            LOG.errorf("re-enqueue of resubmitted %s failed: %s", job.requestId(), e.getMessage());
+            return Optional.of(new SubmitOutcome.Unavailable(job.requestId(), "the " + state.tier().wireName()
+                    + " queue is unavailable; retry later"));
+        }
+        LOG.infof("resubmitted %s was still queued with no result: enqueued again to %s", job.requestId(),
+                state.tier().wireName());
+        return Optional.of(duplicate(job.requestId(), Optional.of(requeued), Optional.empty()));
+    }
+
+    private static SubmitOutcome duplicate(String id, Optional<JobState> marker, Optional<JobResult> result) {
+        return new SubmitOutcome.Duplicate(JobView.of(id, marker, result).orElseThrow());
     }
 
     public StatusOutcome status(String rawId) {
@@ -116,22 +186,6 @@ public final class JobService {
                 .orElseGet(() -> new CancelOutcome.NotFound(id));
     }
 
-    /**
-     * Creates the marker; empty when this call created it. Otherwise the marker found: when it equals ours (same
-     * submittedAt to the nanosecond) an SDK retry of our own create met the object its first attempt had written.
-     */
-    private Optional<StoredMarker> createOrRead(JobState marker) {
-        if (store.createMarker(marker)) {
-            return Optional.empty();
-        }
-        Optional<StoredMarker> existing = store.readMarker(marker.requestId());
-        if (existing.isEmpty()) {
-            throw new StoreUnavailableException("the marker of " + marker.requestId()
-                    + " exists but cannot be read (concurrent submission being rolled back?)", null);
-        }
-        return existing;
-    }
-
     private Optional<JobView> view(String id) {
         return JobView.of(id, store.readMarker(id).map(StoredMarker::state), store.readResult(id));
     }
@@ -149,12 +203,15 @@ public final class JobService {
                 audio ? store.presignGet(audioKey, presignTtl) : null, clock.instant().plus(presignTtl));
     }
 
-    private void takeBackMarker(String requestId) {
+    /** Deletes the marker this call wrote, and only that version: a resubmission may have rewritten it since. */
+    private void takeBackMarker(String requestId, String eTag) {
         try {
-            store.deleteMarker(requestId);
+            if (!store.deleteMarker(requestId, eTag)) {
+                LOG.infof("marker of unqueued job %s was rewritten by a resubmission; left in place", requestId);
+            }
         } catch (StoreUnavailableException e) {
-            LOG.errorf("could not delete the marker of unqueued job %s; it will read queued: %s", requestId,
-                    e.getMessage());
+            LOG.errorf("could not delete the marker of unqueued job %s; it reads queued until the client's retry"
+                    + " (answered 503) enqueues it: %s", requestId, e.getMessage());
         }
     }
 }

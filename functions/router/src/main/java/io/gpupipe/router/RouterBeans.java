@@ -11,6 +11,7 @@ import io.gpupipe.router.aws.JobQueue;
 import io.gpupipe.router.aws.JobStore;
 import io.gpupipe.router.aws.S3JobStore;
 import io.gpupipe.router.aws.SqsJobQueue;
+import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
@@ -49,8 +50,9 @@ public class RouterBeans {
 
     @Produces
     @Singleton
-    JobQueue jobQueue(SqsClient sqs, RouterConfig config) {
-        return new SqsJobQueue(sqs, Map.of(Tier.SMALL, config.smallQueueUrl(), Tier.LARGE, config.largeQueueUrl()));
+    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config) {
+        return new SqsJobQueue(sqs, Map.of(Tier.SMALL, config.smallQueueUrl(), Tier.LARGE, config.largeQueueUrl()),
+                config.maxMessageBytes(), store::putPayload);
     }
 
     @Produces
@@ -82,8 +84,9 @@ public class RouterBeans {
         RouterConfig.Routing routing = config.routing();
         RoutingThresholds thresholds = new RoutingThresholds(routing.largePromptChars(), routing.largeMaxTokens(),
                 routing.ambiguousPromptChars());
+        FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
         return new JobService(new JobRequestParser(), new RoutingPolicy(thresholds, classifier), store, queue,
-                metrics, clock, config.presignTtl());
+                metrics, clock, config.presignTtl(), faults);
     }
 
     @Produces

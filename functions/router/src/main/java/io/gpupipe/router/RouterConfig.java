@@ -32,7 +32,26 @@ public interface RouterConfig {
     @WithDefault("15m")
     Duration presignTtl();
 
+    /**
+     * MaximumMessageSize of the tier queues (body plus attributes); a job whose message would be larger travels as a
+     * claim check. SQS's default, which the templates' queues keep, is 262,144 bytes.
+     */
+    @WithDefault("262144")
+    int maxMessageBytes();
+
     Routing routing();
+
+    Fault fault();
+
+    /** FAULT-INJECTION HOOKS for the chaos soak; all off by default and in every deployment template. */
+    interface Fault {
+        /**
+         * Probability (0..1) that an invocation dies after writing a marker and before the SQS send
+         * ({@code GPUPIPE_ROUTER_FAULT_DIE_AFTER_MARKER_RATIO}).
+         */
+        @WithDefault("0")
+        double dieAfterMarkerRatio();
+    }
 
     Classifier classifier();
 

@@ -13,7 +13,10 @@ public sealed interface SubmitOutcome {
     record Accepted(InferenceJob job, RoutingDecision decision) implements SubmitOutcome {
     }
 
-    /** The requestId was already submitted: nothing enqueued; the job's current status (200). */
+    /**
+     * The requestId was already submitted: the job's current status (200). Enqueued again only when its marker still
+     * read {@code queued} with no result (see JobService#submit).
+     */
     record Duplicate(JobView view) implements SubmitOutcome {
     }
 
@@ -21,7 +24,7 @@ public sealed interface SubmitOutcome {
     record Rejected(List<FieldError> errors, Optional<String> requestId) implements SubmitOutcome {
     }
 
-    /** The job could not be enqueued; no marker was left behind and the client may retry (503). */
+    /** The job could not be enqueued; its marker was taken back when possible, and the client may retry (503). */
     record Unavailable(String requestId, String message) implements SubmitOutcome {
     }
 }

@@ -18,7 +18,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The large tier points at a queue that does not exist: SQS (ElasticMQ) refuses every message sent to it. */
+/**
+ * The large tier points at a queue that does not exist: SQS (ElasticMQ) refuses every message sent to it with a
+ * client error (QueueDoesNotExist, 400). That is a misconfiguration, not an outage: 500, not retryable, and the
+ * marker taken back. (An outage, 503 retryable, is JobServiceTest's unreachable SQS endpoint.)
+ */
 @QuarkusTest
 @TestProfile(EnqueueFailureTest.MissingLargeQueue.class)
 @WithTestResource(LocalAwsTestResource.class)
@@ -48,18 +52,17 @@ class EnqueueFailureTest {
     }
 
     @Test
-    void submit_shouldAnswer503RetryableAndLeaveNoMarker_whenEnqueueFails() {
+    void submit_shouldAnswer500NotRetryableAndLeaveNoMarker_whenSqsRefusesTheMessage() {
         // given
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Long essay please\",\"maxTokens\":2048}";
 
         // when
         given().contentType("application/json").body(body).post("/v1/jobs")
-                .then().statusCode(503).contentType("application/json")
-                .header("Retry-After", equalTo("1"))
-                .body("requestId", equalTo(id)).body("retryable", equalTo(true))
+                .then().statusCode(500).contentType("application/json")
+                .body("retryable", equalTo(false))
                 .body("errors[0].field", equalTo("service"))
-                .body("errors[0].code", equalTo(ApiErrorCodes.UNAVAILABLE));
+                .body("errors[0].code", equalTo(ApiErrorCodes.INTERNAL_ERROR));
 
         // then: no marker lies about the job, nothing was enqueued, and the job is unknown
         assertThat(probe.object(JobLayout.markerKey(id))).isEmpty();
@@ -72,10 +75,10 @@ class EnqueueFailureTest {
         // given
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Long essay please\",\"route\":\"large\"}";
-        given().contentType("application/json").body(body).post("/infer").then().statusCode(503);
+        given().contentType("application/json").body(body).post("/infer").then().statusCode(500);
 
         // when, then
-        given().contentType("application/json").body(body).post("/infer").then().statusCode(503);
+        given().contentType("application/json").body(body).post("/infer").then().statusCode(500);
         assertThat(probe.object(JobLayout.markerKey(id))).isEmpty();
     }
 

@@ -1,21 +1,30 @@
 package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.routing.RoutingPolicy;
+import io.gpupipe.router.aws.JobQueue;
 import io.gpupipe.router.aws.JobStore;
 import io.gpupipe.router.aws.S3JobStore;
 import io.gpupipe.router.aws.SqsJobQueue;
+import io.gpupipe.router.exception.InjectedFaultException;
+import io.gpupipe.router.exception.QueueRejectedMessageException;
+import io.gpupipe.router.exception.QueueUnavailableException;
+import io.gpupipe.router.exception.StoreUnavailableException;
+import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
+import java.net.URI;
 import java.net.URL;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,6 +33,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,12 +41,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** JobService without Quarkus, over the real S3/SQS adapters and local endpoints. */
 class JobServiceTest {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    /** A resubmission arrives later: its marker differs from the first one's (submittedAt to the nanosecond). */
+    private static final Clock LATER = Clock.fixed(NOW.plusSeconds(5), ZoneOffset.UTC);
     private static LocalAws aws;
     private static LocalAwsProbe probe;
     private static S3Presigner presigner;
@@ -129,12 +143,9 @@ class JobServiceTest {
     }
 
     @Test
-    void submit_shouldTakeTheMarkerBack_whenTheQueueRefusesTheMessage() {
+    void submit_shouldTakeTheMarkerBackAndAnswerUnavailable_whenSqsCannotBeReached() {
         // given
-        SqsJobQueue broken = new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE) + "-gone",
-                Tier.LARGE, aws.queueUrl(LocalAws.LARGE_QUEUE)));
-        JobService service = new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store, broken,
-                new RoutingMetrics(line -> { }, CLOCK), CLOCK, Duration.ofMinutes(15));
+        JobService service = service(store, unreachableQueue(), FaultInjection.none());
         String id = UUID.randomUUID().toString();
 
         // when
@@ -144,6 +155,102 @@ class JobServiceTest {
         assertThat(outcome).isEqualTo(new SubmitOutcome.Unavailable(id,
                 "the small queue is unavailable; the job was not accepted, retry later"));
         assertThat(probe.marker(id)).isEmpty();
+    }
+
+    @Test
+    void submit_shouldTakeTheMarkerBackAndFailAsABug_whenSqsRefusesTheMessageAsAClientError() {
+        // given: QueueDoesNotExist is a 400 from SQS: not an outage, retrying cannot help
+        SqsJobQueue missing = queue(aws.queueUrl(LocalAws.SMALL_QUEUE) + "-gone");
+        JobService service = service(store, missing, FaultInjection.none());
+        String id = UUID.randomUUID().toString();
+
+        // when, then
+        assertThatThrownBy(() -> service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}"))
+                .isInstanceOf(QueueRejectedMessageException.class).hasMessageContaining(id);
+        assertThat(probe.marker(id)).isEmpty();
+    }
+
+    @Test
+    void submit_shouldLeaveTheMarkerAndEnqueueOnTheRetry_whenSendAndTakeBackBothFail() {
+        // given: SQS unreachable and the marker delete failing too (S3 trouble)
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
+        SubmitOutcome first = service(new UndeletableStore(store), unreachableQueue(), FaultInjection.none())
+                .submit(body);
+        assertThat(first).isInstanceOf(SubmitOutcome.Unavailable.class);
+        assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+
+        // when: the client retries once SQS is back
+        SubmitOutcome retry = later().submit(body);
+
+        // then: answered with the job's status, and really on the queue
+        assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
+        assertThat(((SubmitOutcome.Duplicate) retry).view().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+    }
+
+    @Test
+    void submit_shouldEnqueueOnTheRetry_whenTheInvocationDiedBetweenMarkerAndSend() {
+        // given: the fault hook kills the first invocation right after its marker write
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
+        FaultInjection alwaysDie = new FaultInjection(1.0, () -> 0.5);
+        JobService dying = service(store, queue(aws.queueUrl(LocalAws.SMALL_QUEUE)), alwaysDie);
+        assertThatThrownBy(() -> dying.submit(body)).isInstanceOf(InjectedFaultException.class);
+        assertThat(probe.marker(id)).isPresent();
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+
+        // when
+        SubmitOutcome retry = later().submit(body);
+
+        // then
+        assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+    }
+
+    @Test
+    void submit_shouldKeepTheConcurrentResubmissionTrue_whenTheOriginalSendFailsAfterItAnswered() {
+        // given: A's send fails, but only after B resubmitted the same requestId and got its answer
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
+        JobService b = later();
+        AtomicReference<SubmitOutcome> answerToB = new AtomicReference<>();
+        JobQueue failsAfterB = (job, tier) -> {
+            answerToB.set(b.submit(body));
+            throw new QueueUnavailableException("SQS went away", null);
+        };
+
+        // when
+        SubmitOutcome answerToA = service(store, failsAfterB, FaultInjection.none()).submit(body);
+
+        // then: A was refused; B was told queued, and that is true: the marker stayed and the job is queued
+        assertThat(answerToA).isInstanceOf(SubmitOutcome.Unavailable.class);
+        assertThat(answerToB.get()).isInstanceOf(SubmitOutcome.Duplicate.class);
+        assertThat(((SubmitOutcome.Duplicate) answerToB.get()).view().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+                .containsExactly(id);
+    }
+
+    @Test
+    void submit_shouldNotEnqueueAgain_whenResubmittedJobIsRunning() {
+        // given
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
+        JobService service = service(store, line -> { });
+        service.submit(body);
+        probe.purgeTierQueues();
+        JobStore.StoredMarker queued = store.readMarker(id).orElseThrow();
+        store.replaceMarker(queued.state().running("task", NOW), queued.eTag());
+
+        // when
+        SubmitOutcome outcome = service.submit(body);
+
+        // then
+        assertThat(((SubmitOutcome.Duplicate) outcome).view().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
     }
 
     @Test
@@ -162,7 +269,7 @@ class JobServiceTest {
     }
 
     @Test
-    void submit_shouldAnswerDuplicateAndEnqueueNothing_whenAnotherSubmissionWroteTheMarker() {
+    void submit_shouldAnswerDuplicateOnTheFirstTier_whenAnotherSubmissionWroteTheMarker() {
         // given
         String id = UUID.randomUUID().toString();
         JobService service = service(store, line -> { });
@@ -173,18 +280,41 @@ class JobServiceTest {
         SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id
                 + "\",\"prompt\":\"Second\",\"route\":\"large\"}");
 
-        // then
+        // then: still queued with no result, so it goes on the queue again, on the tier its marker names
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) outcome).view().tier()).isEqualTo(Tier.SMALL);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).hasSize(1);
         assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
     }
 
     private JobService service(JobStore jobStore, Consumer<String> metricsSink) {
-        SqsJobQueue queue = new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE),
-                Tier.LARGE, aws.queueUrl(LocalAws.LARGE_QUEUE)));
+        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), jobStore,
+                queue(aws.queueUrl(LocalAws.SMALL_QUEUE)), new RoutingMetrics(metricsSink, CLOCK), CLOCK,
+                Duration.ofMinutes(15), FaultInjection.none());
+    }
+
+    private JobService later() {
+        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store,
+                queue(aws.queueUrl(LocalAws.SMALL_QUEUE)), new RoutingMetrics(line -> { }, LATER), LATER,
+                Duration.ofMinutes(15), FaultInjection.none());
+    }
+
+    private JobService service(JobStore jobStore, JobQueue queue, FaultInjection faults) {
         return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), jobStore, queue,
-                new RoutingMetrics(metricsSink, CLOCK), CLOCK, Duration.ofMinutes(15));
+                new RoutingMetrics(line -> { }, CLOCK), CLOCK, Duration.ofMinutes(15), faults);
+    }
+
+    private SqsJobQueue queue(String smallQueueUrl) {
+        return new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, smallQueueUrl, Tier.LARGE,
+                aws.queueUrl(LocalAws.LARGE_QUEUE)), JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES, store::putPayload);
+    }
+
+    /** A queue whose SQS endpoint refuses connections (port 1): an outage, as the SDK sees one. */
+    private SqsJobQueue unreachableQueue() {
+        SqsClient dead = SqsClient.builder().endpointOverride(URI.create("http://127.0.0.1:1"))
+                .region(Region.of(LocalAws.REGION)).credentialsProvider(LocalAws.credentials()).build();
+        return new SqsJobQueue(dead, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE), Tier.LARGE,
+                aws.queueUrl(LocalAws.LARGE_QUEUE)), JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES, store::putPayload);
     }
 
     /** Writes the marker through the real store, then answers "already exists" like a retried create would. */
@@ -194,9 +324,21 @@ class JobServiceTest {
         }
 
         @Override
-        public boolean createMarker(JobState marker) {
-            assertThat(super.createMarker(marker)).isTrue();
+        public Optional<String> createMarker(JobState marker) {
+            assertThat(super.createMarker(marker)).isPresent();
             return super.createMarker(marker);
+        }
+    }
+
+    /** The real store, except that deleting a marker fails as when S3 cannot be reached. */
+    private static final class UndeletableStore extends ForwardingStore {
+        UndeletableStore(JobStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public boolean deleteMarker(String requestId, String eTag) {
+            throw new StoreUnavailableException("S3 unreachable (test)", null);
         }
     }
 
@@ -224,7 +366,7 @@ class JobServiceTest {
         }
 
         @Override
-        public boolean createMarker(JobState marker) {
+        public Optional<String> createMarker(JobState marker) {
             return delegate.createMarker(marker);
         }
 
@@ -244,8 +386,13 @@ class JobServiceTest {
         }
 
         @Override
-        public void deleteMarker(String requestId) {
-            delegate.deleteMarker(requestId);
+        public boolean deleteMarker(String requestId, String eTag) {
+            return delegate.deleteMarker(requestId, eTag);
+        }
+
+        @Override
+        public void putPayload(String key, String json) {
+            delegate.putPayload(key, json);
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobState;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +63,16 @@ public final class LocalAwsProbe implements AutoCloseable {
 
     static InferenceJob job(Message message) {
         return JobJson.read(message.body(), InferenceJob.class);
+    }
+
+    /**
+     * The job body a worker reads from {@code message}: the message itself, or the claim-check payload it points
+     * at. Every message also passes the {@link SqsMessageRules} SQS enforces and ElasticMQ does not.
+     */
+    String jobBody(Message message) {
+        SqsMessageRules.assertFitsDefaultMaximumMessageSize(message);
+        return JobMessage.payloadKey(message.body()).map(key -> object(key).orElseThrow(
+                () -> new AssertionError("claim check points at a missing payload " + key))).orElse(message.body());
     }
 
     Optional<String> object(String key) {

@@ -73,6 +73,30 @@ class SubmitValidationTest {
                 .body("errors[0].message", containsString(name));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "https://169.254.169.254/latest/meta-data/",
+        "https://[::ffff:169.254.169.254]/hook",
+        "https://[::ffff:a9fe:a9fe]/hook",
+        "https://2852039166/hook",
+        "https://0251.0376.0251.0376/hook",
+        "https://0xa9fea9fe/hook",
+        "https://0xA9.0xFE.0xA9.0xFE/hook",
+        "https://169.254.43518/hook",
+        "https://169.16689662/hook",
+        "https://10.1/hook",
+        "https://[fe80::1%25eth0]/hook",
+        "https://[::ffff:127.0.0.1]/hook",
+        "https://[fd00:ec2::254]/hook"})
+    void submit_shouldAnswer400NamingCallbackUrl_whenHostIsALiteralNonPublicAddressInAnyForm(String url) {
+        given().contentType("application/json").body("{\"prompt\":\"Hello\",\"callbackUrl\":\"" + url + "\"}")
+                .post("/v1/jobs")
+                .then().statusCode(400).contentType("application/json")
+                .body("errors", hasSize(1))
+                .body("errors[0].field", equalTo("callbackUrl"))
+                .body("errors[0].code", equalTo(ErrorCodes.INVALID_VALUE));
+    }
+
     @Test
     void submit_shouldReportEveryError_whenSeveralFieldsAreWrong() {
         // when

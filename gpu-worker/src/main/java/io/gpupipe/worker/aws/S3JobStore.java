@@ -58,6 +58,15 @@ public final class S3JobStore implements JobStore {
     }
 
     @Override
+    public Optional<String> readPayload(String key) {
+        try {
+            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
     public MarkerSnapshot readMarker(String requestId) {
         ResponseBytes<GetObjectResponse> object;
         try {

@@ -28,6 +28,11 @@ public final class RacingJobStore implements JobStore {
     }
 
     @Override
+    public Optional<String> readPayload(String key) {
+        return delegate.readPayload(key);
+    }
+
+    @Override
     public MarkerSnapshot readMarker(String requestId) {
         MarkerSnapshot read = delegate.readMarker(requestId);
         Consumer<JobStore> hook = hooks.remove(requestId);

@@ -12,12 +12,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Where a callback may go (SSRF guard). A URL is allowed when its host is on the allow-list (exact, case-insensitive
+ * Where a callback may go (SSRF guard), one policy for submission ({@link #checkWithoutResolving}) and send
+ * ({@link #check}). A URL is allowed when its host is on the allow-list (exact, case-insensitive
  * match; http is then accepted too, as for the local stack's {@code localhost}), or when it is https, carries no
- * user-info, and every address its host resolves to is public unicast: loopback, private, link-local (e.g.
- * 169.254.169.254), unique-local, multicast, unspecified and IPv4-in-IPv6 forms of those are refused (see
- * {@link AddressRanges}). Every resolved address is checked, so one private A record among public ones refuses the
- * host. The caller must not follow redirects, or a public host could bounce the request inward.
+ * user-info, and its host is an IP literal ({@link HostLiteral}: every form a URL parser accepts) naming a public
+ * unicast address, or a DNS name every address of which (at send) is public unicast: loopback, private,
+ * link-local (e.g. 169.254.169.254), unique-local, multicast, unspecified and IPv4-in-IPv6 forms of those are
+ * refused (see {@link AddressRanges}). Every resolved address is checked, so one private A record among public
+ * ones refuses the host. The caller must not follow redirects, or a public host could bounce the request inward.
  */
 public final class CallbackTargetPolicy {
     private final Set<String> allowedHosts;
@@ -43,8 +45,21 @@ public final class CallbackTargetPolicy {
         this.resolver = Objects.requireNonNull(resolver, "resolver");
     }
 
-    /** Checks {@code url}; resolves its host through the resolver unless it is allow-listed. */
+    /** Checks {@code url} at send time: as at submission, then resolves a DNS name and checks every address. */
     public Verdict check(String url) {
+        return check(url, true);
+    }
+
+    /**
+     * Checks {@code url} at submission, without DNS: the same rules as {@link #check}, so an IP literal in any form
+     * (IPv4-mapped IPv6, decimal, octal, hex, short forms, zoned IPv6) is judged by the address it names. A DNS name
+     * passes here and is judged by its resolved addresses at send time.
+     */
+    public Verdict checkWithoutResolving(String url) {
+        return check(url, false);
+    }
+
+    private Verdict check(String url, boolean resolve) {
         if (url == null || url.isBlank()) {
             return new Verdict.Refused("callback URL is empty");
         }
@@ -58,20 +73,53 @@ public final class CallbackTargetPolicy {
         if (!"https".equals(scheme) && !"http".equals(scheme)) {
             return new Verdict.Refused("callback URL scheme must be https, got '" + scheme + "'");
         }
-        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        String authority = uri.getRawAuthority();
+        if (authority == null || authority.isEmpty()) {
             return new Verdict.Refused("callback URL has no host");
         }
-        if (uri.getRawUserInfo() != null) {
+        if (authority.contains("@")) {
             return new Verdict.Refused("callback URL must not carry user-info");
         }
-        String host = normalizeHost(uri.getHost());
+        // java.net.URI leaves getHost() null for numeric forms like 0xa9fea9fe: read the host from the authority
+        String rawHost = uri.getHost() != null ? uri.getHost() : hostOfAuthority(authority);
+        String host = normalizeHost(rawHost);
         if (allowedHosts.contains(host)) {
             return new Verdict.Allowed(uri, true, List.of());
         }
         if (!"https".equals(scheme)) {
             return new Verdict.Refused("callback URL must be https unless its host is allow-listed");
         }
-        return checkAddresses(uri, host);
+        HostLiteral.Host parsed = HostLiteral.parse(rawHost);
+        if (parsed instanceof HostLiteral.Host.Invalid invalid) {
+            return new Verdict.Refused(invalid.reason());
+        }
+        if (parsed instanceof HostLiteral.Host.Address literal) {
+            return checkLiteral(uri, rawHost, literal);
+        }
+        return resolve ? checkAddresses(uri, host) : new Verdict.Allowed(uri, false, List.of());
+    }
+
+    private static Verdict checkLiteral(URI uri, String rawHost, HostLiteral.Host.Address literal) {
+        InetAddress address = literal.address();
+        Optional<String> refusal = AddressRanges.refusal(address);
+        if (refusal.isPresent()) {
+            return new Verdict.Refused("callback host " + rawHost + " is " + address.getHostAddress() + ": "
+                    + refusal.get());
+        }
+        if (!literal.canonical()) {
+            return new Verdict.Refused("callback host " + rawHost + " is " + address.getHostAddress()
+                    + " written in a non-standard form; write it as " + address.getHostAddress());
+        }
+        return new Verdict.Allowed(uri, false, List.of(address));
+    }
+
+    private static String hostOfAuthority(String authority) {
+        if (authority.startsWith("[")) {
+            int close = authority.indexOf(']');
+            return close < 0 ? authority : authority.substring(0, close + 1);
+        }
+        int colon = authority.lastIndexOf(':');
+        return colon < 0 ? authority : authority.substring(0, colon);
     }
 
     private Verdict checkAddresses(URI uri, String host) {

@@ -83,6 +83,44 @@ class CallbackTargetPolicyTest {
         assertThat(verdict).as(url).isInstanceOf(CallbackTargetPolicy.Verdict.Refused.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "https://2852039166/hook",
+        "https://0251.0376.0251.0376/hook",
+        "https://0xa9fea9fe/hook",
+        "https://169.254.43518/hook",
+        "https://169.16689662/hook",
+        "https://[fe80::1%25eth0]/hook",
+        "https://[::ffff:a9fe:a9fe]/hook",
+        "https://127.1/hook",
+        "https://0/hook"
+    })
+    void checkAndCheckWithoutResolving_shouldBothRefuse_whenLiteralIsNonPublicInAnyForm(String url) {
+        // given: a resolver that would call these public, as a naive getaddrinfo-less lookup might
+        CallbackTargetPolicy lenient = new CallbackTargetPolicy(Set.of(), host -> new InetAddress[] {
+            InetAddress.getByName("93.184.216.34")});
+
+        // when, then: the literal decides, at submission and at send alike
+        assertThat(lenient.checkWithoutResolving(url)).as(url).isInstanceOf(CallbackTargetPolicy.Verdict.Refused.class);
+        assertThat(lenient.check(url)).as(url).isInstanceOf(CallbackTargetPolicy.Verdict.Refused.class);
+        assertThat(((CallbackTargetPolicy.Verdict.Refused) lenient.check(url)).reason()).as(url)
+                .containsAnyOf("link-local", "loopback", "unspecified");
+    }
+
+    @Test
+    void checkWithoutResolving_shouldAllowAName_whenItWouldOnlyBeJudgedAtSend() {
+        // given
+        CallbackTargetPolicy noDns = new CallbackTargetPolicy(Set.of(), host -> {
+            throw new AssertionError("no DNS at submission");
+        });
+
+        // when, then
+        assertThat(noDns.checkWithoutResolving("https://metadata.example.com/hook"))
+                .isInstanceOf(CallbackTargetPolicy.Verdict.Allowed.class);
+        assertThat(policy.check("https://metadata.example.com/hook"))
+                .isInstanceOf(CallbackTargetPolicy.Verdict.Refused.class);
+    }
+
     @Test
     void check_shouldNameTheAddress_whenOneOfSeveralRecordsIsPrivate() {
         // when

@@ -12,8 +12,11 @@ import java.util.Optional;
  * {@link io.gpupipe.router.exception.StoreUnavailableException}.
  */
 public interface JobStore {
-    /** Writes the marker only if none exists ({@code If-None-Match: *}); false when one already does. */
-    boolean createMarker(JobState marker);
+    /**
+     * Writes the marker only if none exists ({@code If-None-Match: *}): the ETag of the marker written, or empty when
+     * one already existed.
+     */
+    Optional<String> createMarker(JobState marker);
 
     /** The marker and its ETag, or empty when the job has none. */
     Optional<StoredMarker> readMarker(String requestId);
@@ -24,8 +27,14 @@ public interface JobStore {
     /** Replaces the marker only if it still carries {@code eTag} ({@code If-Match}); false when it changed. */
     boolean replaceMarker(JobState marker, String eTag);
 
-    /** Removes the marker (used to take back a marker whose job could not be enqueued). */
-    void deleteMarker(String requestId);
+    /**
+     * Removes the marker only if it is still the version {@code eTag} names ({@code If-Match} on DeleteObject), so a
+     * take-back never removes a marker another call rewrote; false when it changed or is gone.
+     */
+    boolean deleteMarker(String requestId, String eTag);
+
+    /** Writes a claim-check payload ({@code payloads/{id}.json}) that a queue message points at. */
+    void putPayload(String key, String json);
 
     /** A presigned GET URL for an object of the bucket, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);

@@ -36,15 +36,14 @@ public final class S3JobStore implements JobStore {
     }
 
     @Override
-    public boolean createMarker(JobState marker) {
+    public Optional<String> createMarker(JobState marker) {
         String key = JobLayout.markerKey(marker.requestId());
         try {
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType(JSON).ifNoneMatch("*"),
-                    RequestBody.fromString(JobJson.write(marker)));
-            return true;
+            return Optional.of(s3.putObject(b -> b.bucket(bucket).key(key).contentType(JSON).ifNoneMatch("*"),
+                    RequestBody.fromString(JobJson.write(marker))).eTag());
         } catch (S3Exception e) {
             if (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT) {
-                return false;
+                return Optional.empty();
             }
             throw unavailable("write", key, e);
         } catch (SdkException e) {
@@ -83,12 +82,31 @@ public final class S3JobStore implements JobStore {
     }
 
     @Override
-    public void deleteMarker(String requestId) {
+    public boolean deleteMarker(String requestId, String eTag) {
+        // S3 honours If-Match on DeleteObject in general purpose buckets (412 on another ETag, 404 when gone, 409 on
+        // a concurrent write): "How to perform conditional deletes", Amazon S3 User Guide. S3Proxy 4.1.0 does too
+        // (S3JobStoreTest.deleteMarker_shouldKeepTheMarker_whenAnotherCallRewroteIt). It needs s3:GetObject too.
         String key = JobLayout.markerKey(requestId);
         try {
-            s3.deleteObject(b -> b.bucket(bucket).key(key));
+            s3.deleteObject(b -> b.bucket(bucket).key(key).ifMatch(eTag));
+            return true;
+        } catch (S3Exception e) {
+            if (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT
+                    || e.statusCode() == NOT_FOUND) {
+                return false;
+            }
+            throw unavailable("delete", key, e);
         } catch (SdkException e) {
             throw unavailable("delete", key, e);
+        }
+    }
+
+    @Override
+    public void putPayload(String key, String json) {
+        try {
+            s3.putObject(b -> b.bucket(bucket).key(key).contentType(JSON), RequestBody.fromString(json));
+        } catch (SdkException e) {
+            throw unavailable("write", key, e);
         }
     }
 

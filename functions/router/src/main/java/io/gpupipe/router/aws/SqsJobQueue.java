@@ -1,24 +1,39 @@
 package io.gpupipe.router.aws;
 
 import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
+import io.gpupipe.router.exception.QueueRejectedMessageException;
 import io.gpupipe.router.exception.QueueUnavailableException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
-/** {@link JobQueue} on SQS: one queue per tier; the body is {@link JobJson#write} of the job. */
+/**
+ * {@link JobQueue} on SQS: one queue per tier; the body is {@link JobMessage#inline} of the job, or a claim check
+ * ({@link JobMessage#pointer}, payload written first) when that would not fit the queue's MaximumMessageSize.
+ */
 public final class SqsJobQueue implements JobQueue {
+    private static final Logger LOG = Logger.getLogger(SqsJobQueue.class);
     private final SqsClient sqs;
     private final Map<Tier, String> queueUrls;
+    private final int maxMessageBytes;
+    private final BiConsumer<String, String> payloadWriter;
 
-    public SqsJobQueue(SqsClient sqs, Map<Tier, String> queueUrls) {
+    /** {@code payloadWriter} stores a claim-check payload (key, JSON) before its pointer is sent. */
+    public SqsJobQueue(SqsClient sqs, Map<Tier, String> queueUrls, int maxMessageBytes,
+                       BiConsumer<String, String> payloadWriter) {
         this.sqs = sqs;
         this.queueUrls = Map.copyOf(queueUrls);
+        this.maxMessageBytes = maxMessageBytes;
+        this.payloadWriter = payloadWriter;
     }
 
     @Override
@@ -27,9 +42,26 @@ public final class SqsJobQueue implements JobQueue {
         if (queueUrl == null) {
             throw new IllegalStateException("no queue configured for tier " + tier.wireName());
         }
+        String inline = JobMessage.inline(job);
+        String body = inline;
+        if (!JobMessage.fitsInline(inline, maxMessageBytes)) {
+            payloadWriter.accept(JobLayout.payloadKey(job.requestId()), JobMessage.payload(job));
+            body = JobMessage.pointer(job.requestId());
+            LOG.infof("job %s is %d bytes as a message: sent as a claim check", job.requestId(),
+                    JobMessage.utf8Length(inline));
+        }
+        String message = body;
         try {
-            return sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(JobJson.write(job))
+            return sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(message)
                     .messageAttributes(attributes(job, tier))).messageId();
+        } catch (AwsServiceException e) {
+            if (e.statusCode() >= 400 && e.statusCode() < 500 && !e.isThrottlingException()) {
+                throw new QueueRejectedMessageException("BUG or misconfiguration: the " + tier.wireName()
+                        + " queue refused the message of job " + job.requestId() + " (" + JobMessage.utf8Length(
+                        message) + " bytes) with a client error: " + e.getMessage(), e);
+            }
+            throw new QueueUnavailableException("cannot enqueue job " + job.requestId() + " to the "
+                    + tier.wireName() + " queue: " + e.getMessage(), e);
         } catch (SdkException e) {
             throw new QueueUnavailableException("cannot enqueue job " + job.requestId() + " to the "
                     + tier.wireName() + " queue: " + e.getMessage(), e);

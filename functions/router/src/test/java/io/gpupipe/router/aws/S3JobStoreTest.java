@@ -20,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,14 +56,14 @@ class S3JobStoreTest {
     void createMarker_shouldRefuseAndKeepTheFirst_whenMarkerExists() {
         // given
         JobState first = queued(UUID.randomUUID().toString(), Tier.SMALL);
-        assertThat(store.createMarker(first)).isTrue();
+        assertThat(store.createMarker(first)).isPresent();
 
         // when
-        boolean second = store.createMarker(new JobState(first.requestId(), JobStatus.QUEUED, Tier.LARGE,
+        Optional<String> second = store.createMarker(new JobState(first.requestId(), JobStatus.QUEUED, Tier.LARGE,
                 Task.GENERATE, NOW, NOW, null, null));
 
         // then
-        assertThat(second).isFalse();
+        assertThat(second).isEmpty();
         assertThat(store.readMarker(first.requestId()).orElseThrow().state().tier()).isEqualTo(Tier.SMALL);
     }
 
@@ -87,10 +88,35 @@ class S3JobStoreTest {
     @Test
     void replaceMarker_shouldRefuse_whenMarkerWasDeleted() {
         JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
-        store.createMarker(queued);
-        String eTag = store.readMarker(queued.requestId()).orElseThrow().eTag();
-        store.deleteMarker(queued.requestId());
+        String eTag = store.createMarker(queued).orElseThrow();
+        assertThat(store.deleteMarker(queued.requestId(), eTag)).isTrue();
         assertThat(store.replaceMarker(queued.cancelled(NOW), eTag)).isFalse();
+        assertThat(store.readMarker(queued.requestId())).isEmpty();
+    }
+
+    @Test
+    void deleteMarker_shouldKeepTheMarker_whenAnotherCallRewroteIt() {
+        // given: our create's ETag, then a resubmission's rewrite
+        JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        String ours = store.createMarker(queued).orElseThrow();
+        assertThat(store.replaceMarker(queued.requeued(NOW.plusSeconds(1)), ours)).isTrue();
+
+        // when
+        boolean deleted = store.deleteMarker(queued.requestId(), ours);
+
+        // then: S3 (and S3Proxy) honour If-Match on DeleteObject
+        assertThat(deleted).isFalse();
+        assertThat(store.readMarker(queued.requestId()).orElseThrow().state().updatedAt())
+                .isEqualTo(NOW.plusSeconds(1));
+    }
+
+    @Test
+    void deleteMarker_shouldNotFail_whenTheMarkerIsAlreadyGone() {
+        // S3 answers 404 (false here); S3Proxy 4.1.0 answers 204 (true): either way nothing is left and nothing throws
+        JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        String eTag = store.createMarker(queued).orElseThrow();
+        assertThat(store.deleteMarker(queued.requestId(), eTag)).isTrue();
+        store.deleteMarker(queued.requestId(), eTag);
         assertThat(store.readMarker(queued.requestId())).isEmpty();
     }
 

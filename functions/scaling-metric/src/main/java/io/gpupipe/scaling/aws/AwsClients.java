@@ -4,11 +4,13 @@ import io.gpupipe.scaling.ScalingConfig;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClientBuilder;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.EcsClientBuilder;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The plain SDK clients for ECS and CloudWatch (no Quarkus extension exists for them): region and credentials from
@@ -18,18 +20,29 @@ import software.amazon.awssdk.services.ecs.EcsClientBuilder;
 public class AwsClients {
     @Produces
     @Singleton
-    EcsClient ecs(ScalingConfig config) {
-        EcsClientBuilder builder = EcsClient.builder().httpClient(UrlConnectionHttpClient.create());
+    EcsClient ecs(ScalingConfig config, SqsClient sqs) {
+        EcsClientBuilder builder = EcsClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(sameTimeLimits(sqs));
         config.ecsEndpointOverride().ifPresent(builder::endpointOverride);
         return builder.build();
     }
 
     @Produces
     @Singleton
-    CloudWatchClient cloudWatch(ScalingConfig config) {
-        CloudWatchClientBuilder builder = CloudWatchClient.builder().httpClient(UrlConnectionHttpClient.create());
+    CloudWatchClient cloudWatch(ScalingConfig config, SqsClient sqs) {
+        CloudWatchClientBuilder builder = CloudWatchClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(sameTimeLimits(sqs));
         config.cloudwatchEndpointOverride().ifPresent(builder::endpointOverride);
         return builder.build();
+    }
+
+    /** The API-call time limits configured for the Quarkus-managed SQS client ({@code quarkus.sqs.api-call-*}). */
+    static ClientOverrideConfiguration sameTimeLimits(SqsClient sqs) {
+        ClientOverrideConfiguration configured = sqs.serviceClientConfiguration().overrideConfiguration();
+        ClientOverrideConfiguration.Builder limits = ClientOverrideConfiguration.builder();
+        configured.apiCallTimeout().ifPresent(limits::apiCallTimeout);
+        configured.apiCallAttemptTimeout().ifPresent(limits::apiCallAttemptTimeout);
+        return limits.build();
     }
 
     void closeEcs(@Disposes EcsClient client) {

@@ -1,0 +1,92 @@
+package io.gpupipe.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.Tier;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A marker left {@code queued} with nothing on a queue (the Lambda died between marker and send, or the send failed
+ * and so did the take-back): the client's retry of the same requestId must put the job on the queue.
+ */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class StuckQueuedJobTest {
+    private static final Instant EARLIER = Instant.parse("2026-11-29T12:00:00Z");
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    private LocalAwsProbe probe;
+
+    @BeforeEach
+    void setUp() {
+        probe = new LocalAwsProbe(aws);
+        probe.purgeTierQueues();
+    }
+
+    @AfterEach
+    void tearDown() {
+        probe.close();
+    }
+
+    @Test
+    void submit_shouldEnqueueTheJob_whenResubmittedMarkerStillReadsQueuedWithNoResult() {
+        // given: the marker an earlier invocation wrote before it died, and no message anywhere
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
+        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job(body), Tier.SMALL, EARLIER)));
+
+        // when
+        given().contentType("application/json").body(body).post("/v1/jobs")
+                .then().statusCode(200).body("status", equalTo("queued")).body("tier", equalTo("small"));
+
+        // then: on the queue, carrying the original submission time (its TTL counts from there)
+        InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.SMALL_QUEUE).get(0));
+        assertThat(sent.requestId()).isEqualTo(id);
+        assertThat(sent.submittedAt()).isEqualTo(EARLIER);
+        assertThat(probe.marker(id).orElseThrow().submittedAt()).isEqualTo(EARLIER);
+    }
+
+    @Test
+    void submit_shouldEnqueueNothing_whenResubmittedJobAlreadyHasAResult() {
+        // given
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
+        InferenceJob job = job(body);
+        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job, Tier.SMALL, EARLIER)));
+        probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
+                new JobResult.Provenance(Tier.SMALL, "m", "1", "t", 1, 1L, 1L), EARLIER)));
+
+        // when
+        given().contentType("application/json").body(body).post("/v1/jobs")
+                .then().statusCode(200).body("status", equalTo("succeeded"));
+
+        // then
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+    }
+
+    private static InferenceJob job(String body) {
+        JobRequestParser.Outcome parsed = new JobRequestParser().parse(body, JobRequestParser.Source.API);
+        return ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(EARLIER);
+    }
+}

@@ -1,0 +1,83 @@
+package io.gpupipe.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobMessage;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.worker.standin.InjectVllmStandIn;
+import io.gpupipe.worker.standin.VllmStandIn;
+import io.gpupipe.worker.standin.VllmStandInResource;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/** The worker's read side of the router's claim check: a pointer message runs the job stored in S3. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalAwsTestResource.class, initArgs = {
+    @ResourceArg(name = "small-visibility-seconds", value = "3"),
+    @ResourceArg(name = "large-visibility-seconds", value = "3"),
+    @ResourceArg(name = "max-receive-count", value = "3")})
+@QuarkusTestResource(value = VllmStandInResource.class, initArgs = {
+    @ResourceArg(name = "max-sequences", value = "8"),
+    @ResourceArg(name = "api-key", value = "test-key")})
+class ClaimCheckTest {
+    @InjectLocalAws
+    LocalAws aws;
+
+    @InjectVllmStandIn
+    VllmStandIn standIn;
+
+    @Inject
+    WorkerLifecycle lifecycle;
+
+    LocalPipeline pipeline;
+
+    @BeforeEach
+    void workerIsConsuming() {
+        pipeline = new LocalPipeline(aws);
+        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
+    }
+
+    @Test
+    void process_shouldRunTheStoredJob_whenTheMessageIsAClaimCheck() {
+        // given: the payload in S3 (a character SQS could not carry included), a pointer on the queue
+        String id = LocalPipeline.newRequestId();
+        String prompt = "Claim check " + id + " \uFFFF " + "\u6F22".repeat(1000);
+        pipeline.s3().putObject(b -> b.bucket(aws.bucket()).key(JobLayout.payloadKey(id)),
+                RequestBody.fromString(JobMessage.queueSafe(LocalPipeline.job(id, prompt))));
+        pipeline.send(LocalAws.SMALL_QUEUE, JobMessage.pointer(id));
+
+        // when
+        JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);
+
+        // then
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(standIn.lastCompletionRequest(id).orElseThrow().path("prompt").asText()).isEqualTo(prompt);
+    }
+
+    @Test
+    void process_shouldFailTheJobAsMalformed_whenThePayloadIsMissing() {
+        // given
+        String id = LocalPipeline.newRequestId();
+
+        // when
+        pipeline.send(LocalAws.SMALL_QUEUE, JobMessage.pointer(id));
+
+        // then
+        JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(standIn.lastCompletionRequest(id)).isEmpty();
+    }
+}
