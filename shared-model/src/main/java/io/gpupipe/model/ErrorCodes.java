@@ -17,6 +17,10 @@ public final class ErrorCodes {
     public static final String MODEL_UNAVAILABLE = "model_unavailable";
     public static final String MODEL_ERROR = "model_error";
     public static final String MODEL_TIMEOUT = "model_timeout";
+    /** The worker failed unexpectedly (e.g. storage errors) on the job's last delivery. */
+    public static final String WORKER_ERROR = "worker_error";
+    /** The worker shut down while the job ran on its last delivery. */
+    public static final String WORKER_STOPPED = "worker_stopped";
 
     private ErrorCodes() {
     }
