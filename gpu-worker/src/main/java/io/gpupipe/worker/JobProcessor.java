@@ -77,8 +77,10 @@ final class JobProcessor {
         InferenceJob timed = job.submittedAt() == null && submittedAt != null ? job.withSubmittedAt(submittedAt) : job;
         JobContext context = new JobContext(inFlight, started, QueueWait.millis(submittedAt, started));
         inFlight.carries(timed);
+        // a duplicate comes back once the original has surely ended (it cannot outlive the model timeout), so it
+        // spends one more receive, not all of them, while the original runs
         return guard.exclusively(job.requestId(), inFlight, settings.attempts().isLastAttempt(context.attempts()),
-                requeueDelay(context), () -> processValid(context, timed));
+                settings.modelTimeout(), () -> processValid(context, timed));
     }
 
     private Disposition processValid(JobContext context, InferenceJob job) {

@@ -9,8 +9,9 @@ import java.util.function.Supplier;
 
 /**
  * One job at a time per requestId in this worker. A second delivery of a job already running here (SQS duplicate,
- * or the same job sent twice) goes back to the queue after a delay and gives its window slot back at once, instead
- * of holding the slot for the whole original job; when it returns it finds the result, so the model runs once. On
+ * or the same job sent twice) goes back to the queue for as long as the original can run (the model timeout) and
+ * gives its window slot back at once, instead of holding the slot for the whole original job; when it returns it
+ * finds the result, so the model runs once. On
  * its last receive it waits for the original instead: released, SQS would dead-letter a job that is running fine.
  */
 final class RequestGuard {

@@ -161,7 +161,8 @@ class ReleasePathsTest {
         Await.until(() -> worker.inFlight() == 1, Duration.ofSeconds(3), "the duplicate to be released");
         assertThat(pipeline.result(id)).isEmpty();
         JobResult result = pipeline.awaitResult(id, TIMEOUT);
-        Await.until(() -> events.of(id).size() == 2, TIMEOUT, "the duplicate's return");
+        Await.until(() -> events.of(id).size() == 2, Duration.ofSeconds(40), "the duplicate's return (after the "
+                + "model timeout, 20 s here)");
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
         assertThat(events.of(id)).extracting(JobEvent::outcome)
