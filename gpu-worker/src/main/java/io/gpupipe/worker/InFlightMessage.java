@@ -1,6 +1,8 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.model.InferenceJob;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -14,6 +16,7 @@ public final class InFlightMessage {
     private volatile Instant visibleUntil;
     private volatile boolean abandoned;
     private volatile Thread thread;
+    private volatile InferenceJob job;
 
     public InFlightMessage(QueueMessage message, Instant receivedAt, Instant visibleUntil) {
         this.message = message;
@@ -65,6 +68,15 @@ public final class InFlightMessage {
             running.interrupt();
         }
         return true;
+    }
+
+    /** The job the message carries, once the processor has read it. */
+    Optional<InferenceJob> job() {
+        return Optional.ofNullable(job);
+    }
+
+    void carries(InferenceJob parsed) {
+        job = parsed;
     }
 
     void runningOn(Thread current) {

@@ -77,7 +77,11 @@ final class JobProcessor {
         Instant submittedAt = QueueWait.submittedAt(job.submittedAt(), message.sentAt());
         InferenceJob timed = job.submittedAt() == null && submittedAt != null ? job.withSubmittedAt(submittedAt) : job;
         JobContext context = new JobContext(inFlight, started, QueueWait.millis(submittedAt, started));
-        return guard.exclusively(job.requestId(), inFlight, () -> processValid(context, timed));
+        inFlight.carries(timed);
+        // a duplicate comes back once the original has surely ended (it cannot outlive the model timeout), so it
+        // spends one more receive, not all of them, while the original runs
+        return guard.exclusively(job.requestId(), inFlight, settings.attempts().isLastAttempt(context.attempts()),
+                settings.modelTimeout(), () -> processValid(context, timed));
     }
 
     /**
@@ -123,7 +127,8 @@ final class JobProcessor {
         }
         if (claim == Claim.CONTENDED) {
             emit(context, job, JobOutcome.REQUEUED, null, model, JobContext.Usage.NONE);
-            return Disposition.release(settings.requeueBackoff().delay(Math.max(1, context.attempts()), random));
+            return Disposition.release(requeueDelay(context), ErrorCodes.WORKER_ERROR,
+                    "could not mark the job running: its marker kept changing under other writers");
         }
         Inference inference = runner.run(job, context.inFlight());
         if (inference instanceof Inference.Done done && !context.inFlight().isAbandoned()) {
@@ -133,7 +138,11 @@ final class JobProcessor {
             return fail(context, job, failed, model);
         }
         emit(context, job, JobOutcome.RELEASED, null, model, JobContext.Usage.NONE);
-        return Disposition.release(Duration.ZERO);
+        return Disposition.release(Duration.ZERO, ErrorCodes.WORKER_STOPPED, "the worker shut down while the job ran");
+    }
+
+    private Duration requeueDelay(JobContext context) {
+        return settings.requeueBackoff().delay(Math.max(1, context.attempts()), random);
     }
 
     private enum Claim {
@@ -195,7 +204,8 @@ final class JobProcessor {
         }
         JobResult result = JobResult.succeeded(job, output, context.provenance(settings.tier(), model,
                 settings.taskArn(), clock), clock.instant());
-        boolean won = store.putResultIfAbsent(result);
+        boolean won = ResultWrites.persistently("the result of " + job.requestId(),
+                () -> store.putResultIfAbsent(result));
         emit(context, job, won ? JobOutcome.SUCCEEDED : JobOutcome.DUPLICATE, null, model, usage);
         return Disposition.delete();
     }
@@ -203,7 +213,8 @@ final class JobProcessor {
     /** Writes the WAV create-only; if another delivery's audio is there, the result describes that file. */
     private JobResult.Output storeAudio(String requestId, SpeechAudio audio) {
         String key = JobLayout.audioKey(requestId);
-        if (!store.putAudioIfAbsent(requestId, audio.wav())) {
+        if (!ResultWrites.persistently("the audio of " + requestId,
+                () -> store.putAudioIfAbsent(requestId, audio.wav()))) {
             Optional<Wav.Info> stored = store.readAudioHead(requestId, 4096).flatMap(Wav::parse);
             if (stored.isPresent() && stored.get().dataBytes() >= 0) {
                 return JobResult.Output.audio(key, "wav", stored.get().sampleRate(),
@@ -219,12 +230,12 @@ final class JobProcessor {
                 settings.requeueBackoff(), random);
         if (decision instanceof FailureDecision.Requeue requeue) {
             emit(context, job, JobOutcome.REQUEUED, failed.failure().code(), model, usage);
-            return Disposition.release(requeue.delay());
+            return Disposition.release(requeue.delay(), failed.failure().code(), failed.failure().message());
         }
         boolean written = writeFailed(context, job, failed.failure(), model);
         emit(context, job, written ? JobOutcome.FAILED : JobOutcome.DUPLICATE, failed.failure().code(), model, usage);
         if (decision instanceof FailureDecision.FailLastAttempt && written) {
-            return Disposition.release(Duration.ZERO); // visible again: the redrive policy moves it to the DLQ
+            return Disposition.releaseAfterResult(Duration.ZERO); // visible again: the redrive policy moves it to the DLQ
         }
         return Disposition.delete();
     }
@@ -241,8 +252,10 @@ final class JobProcessor {
     }
 
     private boolean writeFailed(JobContext context, InferenceJob job, ModelFailure failure, ModelIdentity model) {
-        return store.putResultIfAbsent(JobResult.failed(job, JobResult.JobError.of(failure.code(), failure.message()),
-                context.provenance(settings.tier(), model, settings.taskArn(), clock), clock.instant()));
+        JobResult failed = JobResult.failed(job, JobResult.JobError.of(failure.code(), failure.message()),
+                context.provenance(settings.tier(), model, settings.taskArn(), clock), clock.instant());
+        return ResultWrites.persistently("the failed result of " + job.requestId(),
+                () -> store.putResultIfAbsent(failed));
     }
 
     private void emit(JobContext context, InferenceJob job, JobOutcome outcome, String errorCode, ModelIdentity model,

@@ -15,6 +15,9 @@ public interface JobQueue {
 
     void delete(QueueMessage message);
 
+    /** Deletes several messages in batches of 10 (DeleteMessageBatch); returns those SQS did not delete. */
+    List<QueueMessage> delete(List<QueueMessage> messages);
+
     /** Sets when one message becomes visible again ({@code Duration.ZERO}: at once). */
     void changeVisibility(QueueMessage message, Duration timeout);
 

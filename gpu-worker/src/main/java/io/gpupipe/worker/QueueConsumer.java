@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.model.ErrorCodes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,22 +10,33 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
  * Long-polls the tier queue for as many messages as the window has free slots, runs each job on its own thread
- * (so the model server can batch them), and settles each message exactly once. {@link #drain} stops receiving at
- * once, lets running jobs finish within the grace, and releases the rest with visibility 0.
+ * (so the model server can batch them), and settles each message exactly once: deletes go out in batches, releases
+ * at once. A receive waits briefly for more free slots so that one call fills several. {@link #drain} stops receiving
+ * at once, lets running jobs finish within the grace, releases the rest with visibility 0, and returns only after the
+ * long poll in progress has ended and whatever it brought is released too.
  */
 final class QueueConsumer {
     private static final Logger LOG = Logger.getLogger(QueueConsumer.class);
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofMillis(500);
     private static final Duration MAX_RECEIVE_BACKOFF = Duration.ofSeconds(20);
+    /** How long a receive waits for more free slots after the first, so one call fills several. */
+    static final Duration FILL_WAIT = Duration.ofMillis(20);
+    /** Beyond the long-poll wait, how long the drain waits for a receive that started before it to return. */
+    private static final Duration RECEIVE_MARGIN = Duration.ofSeconds(5);
 
     private final JobQueue queue;
     private final Function<InFlightMessage, Disposition> processor;
+    private final LastReceiveFailures lastReceive;
+    private final DeleteBatcher deletes;
+    private final AtomicInteger released = new AtomicInteger();
     private final ConsumptionWindow window;
     private final WorkerSettings settings;
     private final ExecutorService jobs;
@@ -35,10 +47,12 @@ final class QueueConsumer {
     private volatile boolean stopping;
     private volatile Throwable pollerFailure;
 
-    QueueConsumer(JobQueue queue, Function<InFlightMessage, Disposition> processor, ConsumptionWindow window,
-                  WorkerSettings settings, ExecutorService jobs, Clock clock) {
+    QueueConsumer(JobQueue queue, Function<InFlightMessage, Disposition> processor, LastReceiveFailures lastReceive,
+                  ConsumptionWindow window, WorkerSettings settings, ExecutorService jobs, Clock clock) {
         this.queue = queue;
         this.processor = processor;
+        this.lastReceive = lastReceive;
+        this.deletes = new DeleteBatcher(queue, "gpupipe-deletes-" + settings.tier().wireName());
         this.window = window;
         this.settings = settings;
         this.jobs = jobs;
@@ -81,9 +95,13 @@ final class QueueConsumer {
     private void poll() throws InterruptedException {
         Duration backoff = Duration.ofSeconds(1);
         while (!stopping) {
-            int permits = window.acquireUpTo(10, ACQUIRE_TIMEOUT);
+            int permits = fill(window.acquireUpTo(DeleteBatcher.MAX_BATCH, ACQUIRE_TIMEOUT));
             if (permits == 0) {
                 continue;
+            }
+            if (stopping) {
+                window.release(permits);
+                break;
             }
             List<QueueMessage> received;
             try {
@@ -99,31 +117,56 @@ final class QueueConsumer {
                 continue;
             }
             window.release(permits - received.size());
-            Instant now = clock.instant();
-            for (QueueMessage message : received) {
-                dispatch(new InFlightMessage(message, now, now.plus(settings.visibilityTimeout())));
-            }
+            dispatch(received);
         }
     }
 
-    private void dispatch(InFlightMessage message) {
-        inFlight.add(message);
-        if (stopping) {
-            abandonAndRelease(List.of(message));
-            finished(message);
+    /** Holding {@code permits} (fewer than a full receive), waits up to {@link #FILL_WAIT} for more to free up. */
+    private int fill(int permits) throws InterruptedException {
+        int target = Math.min(DeleteBatcher.MAX_BATCH, window.limit());
+        if (permits == 0 || permits >= target) {
+            return permits;
+        }
+        long deadline = System.nanoTime() + FILL_WAIT.toNanos();
+        int held = permits;
+        while (held < target && !stopping) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            held += window.acquireUpTo(target - held, Duration.ofNanos(left));
+        }
+        return held;
+    }
+
+    private void dispatch(List<QueueMessage> received) {
+        Instant now = clock.instant();
+        List<InFlightMessage> messages = new ArrayList<>(received.size());
+        for (QueueMessage message : received) {
+            messages.add(new InFlightMessage(message, now, now.plus(settings.visibilityTimeout())));
+        }
+        inFlight.addAll(messages);
+        if (stopping) { // received by a long poll that began before the drain: straight back to the queue
+            abandonAndRelease(messages);
+            messages.forEach(this::finished);
             return;
         }
-        try {
-            jobs.execute(() -> runJob(message));
-        } catch (RejectedExecutionException e) {
-            abandonAndRelease(List.of(message));
-            finished(message);
+        for (InFlightMessage message : messages) {
+            try {
+                jobs.execute(() -> runJob(message));
+            } catch (RejectedExecutionException e) {
+                abandonAndRelease(List.of(message));
+                finished(message);
+            }
         }
     }
 
     private void runJob(InFlightMessage message) {
         message.runningOn(Thread.currentThread());
         try {
+            if (message.isAbandoned()) {
+                return; // the drain released it before its job began
+            }
             settle(message, processor.apply(message));
         } catch (Throwable t) {
             if (message.isAbandoned()) {
@@ -132,7 +175,8 @@ final class QueueConsumer {
                 LOG.errorf(t, "unexpected failure on message %s; it returns to the queue",
                         message.message().messageId());
                 settle(message, Disposition.release(settings.requeueBackoff().delay(
-                        Math.max(1, message.message().receiveCount()), Math::random)));
+                        Math.max(1, message.message().receiveCount()), Math::random), ErrorCodes.WORKER_ERROR,
+                        "the worker failed unexpectedly: " + t));
             }
         } finally {
             message.runningOn(null);
@@ -154,14 +198,21 @@ final class QueueConsumer {
         Thread.interrupted(); // a stray interrupt must not abort the one call that settles the message
         try {
             if (disposition instanceof Disposition.Release release) {
+                Duration delay = release.delay();
+                if (lastReceive.isLastReceive(message.message())) {
+                    if (!release.resultWritten()) {
+                        lastReceive.writeFailed(message, release.code(), release.why());
+                    }
+                    delay = Duration.ZERO; // the redrive policy moves it to the DLQ on the next receive
+                }
                 visibilityLock.lock();
                 try {
-                    queue.changeVisibility(message.message(), release.delay());
+                    queue.changeVisibility(message.message(), delay);
                 } finally {
                     visibilityLock.unlock();
                 }
             } else {
-                queue.delete(message.message());
+                deletes.delete(message.message());
             }
         } catch (RuntimeException e) {
             LOG.warnf("could not settle message %s (%s); it becomes visible again when its visibility lapses",
@@ -169,7 +220,11 @@ final class QueueConsumer {
         }
     }
 
-    /** Stops receiving, waits up to {@code grace} for running jobs, then releases what is left. */
+    /**
+     * Stops receiving, waits up to {@code grace} for running jobs, releases what is left, and waits for the receive
+     * in progress (a long poll that began before the drain) to return, so that nothing it brings stays invisible once
+     * the process has exited; then sends the queued deletes.
+     */
     DrainReport drain(Duration grace) throws InterruptedException {
         long start = System.nanoTime();
         stopping = true;
@@ -178,11 +233,18 @@ final class QueueConsumer {
         while (!inFlight.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        int released = abandonAndRelease(new ArrayList<>(inFlight));
+        int releasedInFlight = abandonAndRelease(new ArrayList<>(inFlight));
         jobs.shutdown();
-        poller.join(2_000);
-        int finished = Math.max(0, atStart - released);
-        return new DrainReport(finished, released, Duration.ofNanos(System.nanoTime() - start).toMillis());
+        long receiveDeadline = start + settings.waitTime().plus(RECEIVE_MARGIN).toNanos();
+        poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(receiveDeadline - System.nanoTime())));
+        if (poller.isAlive()) {
+            LOG.warnf("the receive from %s did not return in time; what it brings may stay invisible until its "
+                    + "visibility lapses", queue.queueUrl());
+        }
+        jobs.awaitTermination(1, TimeUnit.SECONDS);
+        deletes.close();
+        int finished = Math.max(0, atStart - releasedInFlight);
+        return new DrainReport(finished, released.get(), Duration.ofNanos(System.nanoTime() - start).toMillis());
     }
 
     private int abandonAndRelease(List<InFlightMessage> messages) {
@@ -190,11 +252,16 @@ final class QueueConsumer {
         for (InFlightMessage message : messages) {
             if (message.abandon()) {
                 toRelease.add(message.message());
+                if (lastReceive.isLastReceive(message.message())) {
+                    lastReceive.writeFailed(message, ErrorCodes.WORKER_STOPPED,
+                            "the worker shut down before the job could finish on its last delivery");
+                }
             }
         }
         if (toRelease.isEmpty()) {
             return 0;
         }
+        released.addAndGet(toRelease.size());
         visibilityLock.lock();
         try {
             List<QueueMessage> failed = queue.changeVisibility(toRelease, Duration.ZERO);

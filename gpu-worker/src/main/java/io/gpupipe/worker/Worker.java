@@ -36,7 +36,8 @@ public final class Worker {
         this.io = Executors.newCachedThreadPool(threads("gpupipe-io"));
         JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random, io);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
-        this.consumer = new QueueConsumer(queue, processor::process, window, settings, jobs, clock);
+        this.consumer = new QueueConsumer(queue, processor::process,
+                new LastReceiveFailures(settings, store, backend, clock), window, settings, jobs, clock);
         this.heartbeat = new Heartbeat(queue, consumer.inFlight(), settings.heartbeat(), consumer.visibilityLock(),
                 clock);
         this.ticker = Executors.newScheduledThreadPool(1, threads("gpupipe-heartbeat"));

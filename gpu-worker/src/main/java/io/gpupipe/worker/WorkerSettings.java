@@ -76,6 +76,12 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
                 adaptiveInterval);
     }
 
+    /** A copy with another long-poll wait. */
+    public WorkerSettings withWaitTime(Duration wait) {
+        return new WorkerSettings(tier, taskArn, maxInFlight, wait, visibilityTimeout, attempts, modelTimeout,
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval);
+    }
+
     /** A copy without the adaptive window. */
     public WorkerSettings withoutAdaptiveWindow() {
         return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,

@@ -236,7 +236,8 @@ class WorkerPipelineTest {
         pipeline.send(LocalAws.SMALL_QUEUE, body);
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
-        Await.until(() -> events.of(id).size() == 2, RESULT_TIMEOUT, "both deliveries handled");
+        // (the second delivery comes back after the model timeout, 20 s here)
+        Await.until(() -> events.of(id).size() == 2, Duration.ofSeconds(40), "both deliveries handled");
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);

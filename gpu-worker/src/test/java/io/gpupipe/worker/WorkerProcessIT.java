@@ -142,37 +142,52 @@ class WorkerProcessIT {
     }
 
     private static Map<String, String> env(Optional<Path> gguf) {
-        Map<String, String> env = new HashMap<>();
-        env.put("GPUPIPE_WORKER_TIER", "small");
-        env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
-        env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
+        Map<String, String> env = WorkerProcess.localAwsEnv(aws);
         env.put("GPUPIPE_WORKER_BACKEND", "embedded");
-        env.put("GPUPIPE_WORKER_WAIT_TIME", "1s");
-        env.put("GPUPIPE_WORKER_DRAIN_GRACE", "1s");
         env.put("GPUPIPE_WORKER_EMBEDDED_CONTEXT_SIZE", "2048");
         env.put("GPUPIPE_WORKER_EMBEDDED_THREADS", "1");
         gguf.ifPresent(path -> env.put("GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH", path.toString()));
-        env.put("QUARKUS_SQS_ENDPOINT_OVERRIDE", aws.sqsEndpoint().toString());
-        env.put("QUARKUS_S3_ENDPOINT_OVERRIDE", aws.s3Endpoint().toString());
-        env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
-        env.put("AWS_REGION", LocalAws.REGION);
-        env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
-        env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
         return env;
     }
 
     /** One worker JVM with its output in a file. */
     record WorkerProcess(Process process, Path logFile, int port) {
 
+        /** A small-tier worker on the local queues and bucket (1 s long polls, 1 s drain grace); add the backend. */
+        static Map<String, String> localAwsEnv(LocalAws aws) {
+            Map<String, String> env = new HashMap<>();
+            env.put("GPUPIPE_WORKER_TIER", "small");
+            env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
+            env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
+            env.put("GPUPIPE_WORKER_WAIT_TIME", "1s");
+            env.put("GPUPIPE_WORKER_DRAIN_GRACE", "1s");
+            env.put("QUARKUS_SQS_ENDPOINT_OVERRIDE", aws.sqsEndpoint().toString());
+            env.put("QUARKUS_S3_ENDPOINT_OVERRIDE", aws.s3Endpoint().toString());
+            env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
+            env.put("AWS_REGION", LocalAws.REGION);
+            env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
+            env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
+            return env;
+        }
+
         static WorkerProcess start(Map<String, String> env) throws IOException {
+            return start(env, List.of());
+        }
+
+        /** Starts {@code java [jvmOptions] -jar quarkus-run.jar} with {@code env}. */
+        static WorkerProcess start(Map<String, String> env, List<String> jvmOptions) throws IOException {
             String jar = System.getProperty("gpupipe.worker.jar", "target/quarkus-app/quarkus-run.jar");
             int port;
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();
             }
             Path log = Files.createTempFile("gpu-worker-it-", ".log");
-            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-jar", jar).redirectErrorStream(true).redirectOutput(log.toFile());
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString()));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-jar", jar));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
             builder.environment().putAll(env);
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
             builder.environment().put("QUARKUS_HTTP_HOST", "127.0.0.1");

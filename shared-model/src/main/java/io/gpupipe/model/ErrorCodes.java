@@ -19,6 +19,10 @@ public final class ErrorCodes {
     public static final String MODEL_TIMEOUT = "model_timeout";
     /** The prompt plus maxTokens exceed the served model's context (vLLM's max_model_len): never retried. */
     public static final String PROMPT_TOO_LONG = "prompt_too_long";
+    /** The worker failed unexpectedly (e.g. storage errors) on the job's last delivery. */
+    public static final String WORKER_ERROR = "worker_error";
+    /** The worker shut down while the job ran on its last delivery. */
+    public static final String WORKER_STOPPED = "worker_stopped";
 
     private ErrorCodes() {
     }

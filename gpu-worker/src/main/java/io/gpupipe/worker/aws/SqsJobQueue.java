@@ -15,6 +15,7 @@ import java.util.Optional;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -23,6 +24,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /** The tier queue over SQS (AWS SDK v2, the client Quarkus manages or any other). */
 public final class SqsJobQueue implements JobQueue {
     private static final int MAX_REASON_CHARS = 1024;
+    private static final int MAX_BATCH = 10;
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -87,6 +89,21 @@ public final class SqsJobQueue implements JobQueue {
     }
 
     @Override
+    public List<QueueMessage> delete(List<QueueMessage> messages) {
+        List<QueueMessage> failed = new ArrayList<>();
+        for (List<QueueMessage> chunk : chunks(messages)) {
+            List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
+            for (int i = 0; i < chunk.size(); i++) {
+                entries.add(DeleteMessageBatchRequestEntry.builder().id(Integer.toString(i))
+                        .receiptHandle(chunk.get(i).receiptHandle()).build());
+            }
+            sqs.deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(entries)).failed()
+                    .forEach(f -> failed.add(chunk.get(Integer.parseInt(f.id()))));
+        }
+        return failed;
+    }
+
+    @Override
     public void changeVisibility(QueueMessage message, Duration timeout) {
         sqs.changeMessageVisibility(b -> b.queueUrl(queueUrl).receiptHandle(message.receiptHandle())
                 .visibilityTimeout((int) timeout.toSeconds()));
@@ -95,8 +112,7 @@ public final class SqsJobQueue implements JobQueue {
     @Override
     public List<QueueMessage> changeVisibility(List<QueueMessage> messages, Duration timeout) {
         List<QueueMessage> failed = new ArrayList<>();
-        for (int from = 0; from < messages.size(); from += 10) {
-            List<QueueMessage> chunk = messages.subList(from, Math.min(messages.size(), from + 10));
+        for (List<QueueMessage> chunk : chunks(messages)) {
             List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();
             for (int i = 0; i < chunk.size(); i++) {
                 entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
@@ -121,6 +137,15 @@ public final class SqsJobQueue implements JobQueue {
         sqs.sendMessage(b -> b.queueUrl(dlqUrl).messageBody(message.body()).messageAttributes(Map.of(
                 MessageAttributes.ERROR_REASON, stringAttribute(shortReason),
                 MessageAttributes.ORIGINAL_QUEUE, stringAttribute(queueUrl))));
+    }
+
+    /** SQS batch calls take at most 10 entries. */
+    private static List<List<QueueMessage>> chunks(List<QueueMessage> messages) {
+        List<List<QueueMessage>> chunks = new ArrayList<>();
+        for (int from = 0; from < messages.size(); from += MAX_BATCH) {
+            chunks.add(messages.subList(from, Math.min(messages.size(), from + MAX_BATCH)));
+        }
+        return chunks;
     }
 
     private static MessageAttributeValue stringAttribute(String value) {

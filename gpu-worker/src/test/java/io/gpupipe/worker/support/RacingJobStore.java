@@ -1,11 +1,8 @@
 package io.gpupipe.worker.support;
 
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
 import io.gpupipe.worker.JobStore;
 import io.gpupipe.worker.MarkerSnapshot;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -14,12 +11,11 @@ import java.util.function.Consumer;
  * first read of a job's marker, before the worker can act on what it read — a deterministic way to land another
  * writer (the API's cancel) in the window between the worker's read and its running write.
  */
-public final class RacingJobStore implements JobStore {
-    private final JobStore delegate;
+public final class RacingJobStore extends ForwardingJobStore {
     private final Map<String, Consumer<JobStore>> hooks = new ConcurrentHashMap<>();
 
     public RacingJobStore(JobStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** Runs {@code action} once, with the real store, after the next marker read of {@code requestId}. */
@@ -40,30 +36,5 @@ public final class RacingJobStore implements JobStore {
             hook.accept(delegate);
         }
         return read;
-    }
-
-    @Override
-    public boolean replaceMarker(JobState marker, MarkerSnapshot expected) {
-        return delegate.replaceMarker(marker, expected);
-    }
-
-    @Override
-    public boolean resultExists(String requestId) {
-        return delegate.resultExists(requestId);
-    }
-
-    @Override
-    public boolean putResultIfAbsent(JobResult result) {
-        return delegate.putResultIfAbsent(result);
-    }
-
-    @Override
-    public boolean putAudioIfAbsent(String requestId, byte[] wav) {
-        return delegate.putAudioIfAbsent(requestId, wav);
-    }
-
-    @Override
-    public Optional<byte[]> readAudioHead(String requestId, int length) {
-        return delegate.readAudioHead(requestId, length);
     }
 }

@@ -1,0 +1,70 @@
+package io.gpupipe.worker;
+
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.consumption.QueueWait;
+import io.gpupipe.worker.backend.InferenceBackend;
+import java.time.Clock;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * On a message's last receive, SQS moves a released message to the DLQ instead of delivering it again, so every
+ * release there (unexpected error, contended claim, drain) first writes a create-only {@code failed} result: the
+ * client learns the outcome from the worker that knew why. If even that write fails, the dead-letter handler writes
+ * {@code dead_lettered} for the job.
+ */
+final class LastReceiveFailures {
+    private static final Logger LOG = Logger.getLogger(LastReceiveFailures.class);
+
+    private final WorkerSettings settings;
+    private final JobStore store;
+    private final InferenceBackend backend;
+    private final Clock clock;
+    private final JobRequestParser parser = new JobRequestParser();
+
+    LastReceiveFailures(WorkerSettings settings, JobStore store, InferenceBackend backend, Clock clock) {
+        this.settings = settings;
+        this.store = store;
+        this.backend = backend;
+        this.clock = clock;
+    }
+
+    boolean isLastReceive(QueueMessage message) {
+        return settings.attempts().isLastAttempt(message.receiveCount());
+    }
+
+    /** Writes the {@code failed} result of the message's job (never throws: the message is released either way). */
+    void writeFailed(InFlightMessage message, String code, String why) {
+        Optional<InferenceJob> job = message.job().or(() -> parse(message.message()));
+        if (job.isEmpty()) {
+            return; // no readable job: the malformed-message path or the dead-letter handler deals with it
+        }
+        JobContext context = new JobContext(message, message.receivedAt(),
+                QueueWait.millis(QueueWait.submittedAt(job.get().submittedAt(), message.message().sentAt()),
+                        message.receivedAt()));
+        JobResult failed = JobResult.failed(job.get(), JobResult.JobError.of(code, why),
+                context.provenance(settings.tier(), backend.identity(job.get().task()), settings.taskArn(), clock),
+                clock.instant());
+        boolean interrupted = Thread.interrupted(); // a drain's interrupt must not abort this last write
+        try {
+            boolean written = ResultWrites.persistently("the failed result of " + job.get().requestId(),
+                    () -> store.putResultIfAbsent(failed));
+            LOG.infof("last receive of %s released: %s", job.get().requestId(),
+                    written ? "wrote failed/" + code + " (" + why + ")" : "a result already exists");
+        } catch (RuntimeException e) {
+            LOG.errorf("could not write the failed result of %s on its last receive (%s); the dead-letter handler "
+                    + "will record it", job.get().requestId(), e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Optional<InferenceJob> parse(QueueMessage message) {
+        return parser.parse(message.body(), JobRequestParser.Source.QUEUE) instanceof JobRequestParser.Outcome.Valid v
+                ? Optional.of(v.job()) : Optional.empty();
+    }
+}

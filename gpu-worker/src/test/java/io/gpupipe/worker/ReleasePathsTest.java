@@ -1,0 +1,190 @@
+package io.gpupipe.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Tier;
+import io.gpupipe.worker.aws.S3JobStore;
+import io.gpupipe.worker.aws.SqsJobQueue;
+import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.standin.InjectVllmStandIn;
+import io.gpupipe.worker.standin.VllmStandIn;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.CapturedEvents;
+import io.gpupipe.worker.support.FaultyJobStore;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Every way a delivery can end without a result, on the last receive before the redrive policy moves the message to
+ * the DLQ (issue 9, path 2a), and duplicate deliveries (path 8). A worker of its own on the large queue (visibility
+ * 3 s, maxReceiveCount 3) over the real S3 store with faults injected at the port; the test's own consumer receives
+ * and releases a message twice first, so the worker gets it as the third and last receive.
+ */
+@QuarkusTest
+class ReleasePathsTest {
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    @InjectVllmStandIn
+    VllmStandIn standIn;
+
+    @Inject
+    WorkerLifecycle lifecycle;
+
+    @Inject
+    InferenceBackend backend;
+
+    LocalPipeline pipeline;
+    FaultyJobStore store;
+    CapturedEvents events;
+    Worker worker;
+
+    @BeforeEach
+    void largeQueueWorker() {
+        pipeline = new LocalPipeline(aws);
+        Await.until(() -> lifecycle.worker().isPresent(), TIMEOUT, "the app's worker to start");
+        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.LARGE)
+                .withMaxInFlight(4).withoutAdaptiveWindow();
+        assertThat(settings.attempts().maxReceiveCount()).isEqualTo(aws.maxReceiveCount()).isEqualTo(3);
+        store = new FaultyJobStore(new S3JobStore(pipeline.s3(), aws.bucket()));
+        events = new CapturedEvents();
+        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
+                Optional.of(aws.queueUrl(LocalAws.DLQ))), store, backend, events, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stopWorker() {
+        worker.drain(Duration.ofSeconds(1));
+        pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO);
+        pipeline.close();
+    }
+
+    @Test
+    void unexpectedError_onTheLastReceive_shouldWriteAFailedResult_beforeTheMessageIsDeadLettered() {
+        // given a job whose marker cannot be read (an error the worker does not expect), on its last receive
+        String id = LocalPipeline.newRequestId();
+        store.breakMarkerReads(id);
+        // when, then
+        JobResult result = failedOnTheLastReceive(id, "broken marker " + id);
+        assertThat(result.error().message()).contains("injected: marker read");
+    }
+
+    @Test
+    void contendedClaim_onTheLastReceive_shouldWriteAFailedResult_beforeTheMessageIsDeadLettered() {
+        // given a job whose running marker always loses to another writer, on its last receive
+        String id = LocalPipeline.newRequestId();
+        store.contendMarker(id);
+        // when, then
+        JobResult result = failedOnTheLastReceive(id, "contended " + id);
+        assertThat(result.error().message()).contains("marker kept changing");
+    }
+
+    /** Runs the job on its last receive and checks it ends failed/worker_error, unrun, with its message dead-lettered. */
+    private JobResult failedOnTheLastReceive(String id, String prompt) {
+        sendOnItsLastReceive(id, prompt);
+        worker.start();
+        JobResult result = pipeline.awaitResult(id, TIMEOUT);
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.WORKER_ERROR);
+        assertThat(result.attempts()).isEqualTo(3);
+        assertThat(standIn.completionsWith(id)).isZero();
+        assertThat(deadLettered(id)).hasSize(1);
+        return result;
+    }
+
+    @Test
+    void drain_onTheLastReceive_shouldWriteAFailedResult_beforeReleasingTheMessage() {
+        // given a long job on its last receive
+        String id = LocalPipeline.newRequestId();
+        String prompt = "drained on the last receive " + id;
+        standIn.slow(prompt, Duration.ofSeconds(20));
+        sendOnItsLastReceive(id, prompt);
+        worker.start();
+        Await.until(() -> standIn.completionsWith(id) == 1, TIMEOUT, "the model call");
+        // when SIGTERM's drain gives it 1 s
+        DrainReport report = worker.drain(Duration.ofSeconds(1));
+        // then
+        assertThat(report.released()).isEqualTo(1);
+        JobResult result = pipeline.result(id).orElseThrow();
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.WORKER_STOPPED);
+        assertThat(deadLettered(id)).hasSize(1);
+    }
+
+    @Test
+    void resultWriteFailingAfterInference_shouldBeRetried_notTheInference() {
+        // given S3 refuses the first two writes of the result
+        String id = LocalPipeline.newRequestId();
+        String prompt = "result write fails twice " + id;
+        store.failResultWrites(id, 2);
+        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, prompt));
+        // when
+        worker.start();
+        JobResult result = pipeline.awaitResult(id, TIMEOUT);
+        // then one delivery, one model call, one result
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
+        Await.until(() -> !events.of(id).isEmpty(), TIMEOUT, "the event");
+        assertThat(events.of(id)).extracting(JobEvent::outcome).containsExactly(JobOutcome.SUCCEEDED);
+    }
+
+    @Test
+    void duplicateDelivery_shouldBeReleasedWithADelay_insteadOfHoldingASlotWhileTheOriginalRuns() {
+        // given the same job twice; the original generation takes 6 s
+        String id = LocalPipeline.newRequestId();
+        String prompt = "duplicate released " + id;
+        standIn.slow(prompt, Duration.ofSeconds(6));
+        String body = LocalPipeline.job(id, prompt);
+        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        // when
+        worker.start();
+        Await.until(() -> standIn.completionsWith(prompt) == 1, TIMEOUT, "the original's model call");
+        // then the duplicate gives its slot back long before the original ends
+        Await.until(() -> worker.inFlight() == 1, Duration.ofSeconds(3), "the duplicate to be released");
+        assertThat(pipeline.result(id)).isEmpty();
+        JobResult result = pipeline.awaitResult(id, TIMEOUT);
+        Await.until(() -> events.of(id).size() == 2, Duration.ofSeconds(40), "the duplicate's return (after the "
+                + "model timeout, 20 s here)");
+        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
+        assertThat(events.of(id)).extracting(JobEvent::outcome)
+                .containsExactly(JobOutcome.SUCCEEDED, JobOutcome.DUPLICATE);
+    }
+
+    /** Sends the job, then receives and releases it twice, so that the worker's receive is the last one. */
+    private void sendOnItsLastReceive(String id, String prompt) {
+        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, prompt));
+        String url = aws.queueUrl(LocalAws.LARGE_QUEUE);
+        for (int receive = 1; receive < aws.maxReceiveCount(); receive++) {
+            Message message = Await.until(() -> pipeline.sqs().receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(1)
+                    .maxNumberOfMessages(1)).messages().stream().findFirst(), TIMEOUT, "the job message");
+            assertThat(message.body()).contains(id);
+            pipeline.sqs().changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(message.receiptHandle())
+                    .visibilityTimeout(0));
+        }
+    }
+
+    /** Receives from the tier queue (so SQS applies the redrive policy), then reads the DLQ. */
+    private List<Message> deadLettered(String id) {
+        pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO);
+        return pipeline.awaitDeadLetters(id, Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,90 @@
+package io.gpupipe.worker.support;
+
+import io.gpupipe.worker.JobQueue;
+import io.gpupipe.worker.QueueAttributes;
+import io.gpupipe.worker.QueueMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The real queue, as seen by a worker process that exits once {@link #exit()} is called (what the JVM does when the
+ * drain returns): a receive still outstanding then still takes messages on the server, but nobody gets them; every
+ * later call fails.
+ */
+public final class ExitingJobQueue implements JobQueue {
+    private final JobQueue delegate;
+    private final AtomicInteger lostToExit = new AtomicInteger();
+    private volatile boolean exited;
+
+    public ExitingJobQueue(JobQueue delegate) {
+        this.delegate = delegate;
+    }
+
+    public void exit() {
+        exited = true;
+    }
+
+    /** Messages a receive took from the server after the process had exited. */
+    public int lostToExit() {
+        return lostToExit.get();
+    }
+
+    @Override
+    public String queueUrl() {
+        return delegate.queueUrl();
+    }
+
+    @Override
+    public QueueAttributes attributes() {
+        alive();
+        return delegate.attributes();
+    }
+
+    @Override
+    public List<QueueMessage> receive(int max, Duration wait) {
+        alive();
+        List<QueueMessage> received = delegate.receive(max, wait);
+        if (exited) {
+            lostToExit.addAndGet(received.size());
+            throw new IllegalStateException("the process exited during this receive");
+        }
+        return received;
+    }
+
+    @Override
+    public void delete(QueueMessage message) {
+        alive();
+        delegate.delete(message);
+    }
+
+    @Override
+    public List<QueueMessage> delete(List<QueueMessage> messages) {
+        alive();
+        return delegate.delete(messages);
+    }
+
+    @Override
+    public void changeVisibility(QueueMessage message, Duration timeout) {
+        alive();
+        delegate.changeVisibility(message, timeout);
+    }
+
+    @Override
+    public List<QueueMessage> changeVisibility(List<QueueMessage> messages, Duration timeout) {
+        alive();
+        return delegate.changeVisibility(messages, timeout);
+    }
+
+    @Override
+    public void sendToDeadLetterQueue(QueueMessage message, String reason) {
+        alive();
+        delegate.sendToDeadLetterQueue(message, reason);
+    }
+
+    private void alive() {
+        if (exited) {
+            throw new IllegalStateException("the process has exited");
+        }
+    }
+}

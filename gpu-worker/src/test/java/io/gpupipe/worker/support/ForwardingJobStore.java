@@ -1,0 +1,46 @@
+package io.gpupipe.worker.support;
+
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.worker.JobStore;
+import io.gpupipe.worker.MarkerSnapshot;
+import java.util.Optional;
+
+/** A store that forwards every call to the real one; test stores override the calls they interfere with. */
+public abstract class ForwardingJobStore implements JobStore {
+    protected final JobStore delegate;
+
+    protected ForwardingJobStore(JobStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public MarkerSnapshot readMarker(String requestId) {
+        return delegate.readMarker(requestId);
+    }
+
+    @Override
+    public boolean replaceMarker(JobState marker, MarkerSnapshot expected) {
+        return delegate.replaceMarker(marker, expected);
+    }
+
+    @Override
+    public boolean resultExists(String requestId) {
+        return delegate.resultExists(requestId);
+    }
+
+    @Override
+    public boolean putResultIfAbsent(JobResult result) {
+        return delegate.putResultIfAbsent(result);
+    }
+
+    @Override
+    public boolean putAudioIfAbsent(String requestId, byte[] wav) {
+        return delegate.putAudioIfAbsent(requestId, wav);
+    }
+
+    @Override
+    public Optional<byte[]> readAudioHead(String requestId, int length) {
+        return delegate.readAudioHead(requestId, length);
+    }
+}
