@@ -17,6 +17,8 @@ public final class ErrorCodes {
     public static final String MODEL_UNAVAILABLE = "model_unavailable";
     public static final String MODEL_ERROR = "model_error";
     public static final String MODEL_TIMEOUT = "model_timeout";
+    /** SQS moved the job's message to the dead-letter queue before any worker wrote a result. */
+    public static final String DEAD_LETTERED = "dead_lettered";
 
     private ErrorCodes() {
     }

@@ -9,6 +9,8 @@ import java.util.Optional;
 public final class JobLayout {
     public static final String JOBS_PREFIX = "jobs/";
     public static final String RESULTS_PREFIX = "results/";
+    /** The notifier's per-result delivery state (what already went out), never under results/ (no S3 event). */
+    public static final String NOTIFICATIONS_PREFIX = "notifications/";
     public static final String JSON_SUFFIX = ".json";
     public static final String WAV_SUFFIX = ".wav";
 
@@ -21,6 +23,11 @@ public final class JobLayout {
 
     public static String resultKey(String requestId) {
         return RESULTS_PREFIX + requestId + JSON_SUFFIX;
+    }
+
+    /** {@code notifications/{id}.{step}.json}: written once a notification step (SNS, callback) went out. */
+    public static String notificationKey(String requestId, String step) {
+        return NOTIFICATIONS_PREFIX + requestId + "." + step + JSON_SUFFIX;
     }
 
     public static String audioKey(String requestId) {
