@@ -24,8 +24,9 @@ import software.constructs.Construct;
 
 /**
  * Alarms and the dashboard (change independently of the workload). Alarms go to the SAM stack's alarm topic:
- * per tier GPU temperature > 90 °C, XID errors > 0, GPU memory > 85 % (warning) and > 95 % (critical); the DLQ
- * holding anything. Missing data (a tier at zero tasks) is not breaching.
+ * per tier GPU temperature > 90 °C, XID errors > 0, GPU memory > 85 % (warning) and > 95 % (critical), a job
+ * waiting in the tier's queue for over an hour; the DLQ holding anything, or a message the dead-letter function kept
+ * for over 15 minutes. Missing data (a tier at zero tasks) is not breaching.
  */
 public class MonitoringStack extends Stack {
     /** Container Insights GPU metrics of ECS Managed Instances (names as in seed 001). */
@@ -34,6 +35,12 @@ public class MonitoringStack extends Stack {
     static final String GPU_MEMORY = "TaskGPUMemoryUtilization";
     static final String GPU_UTILIZATION = "TaskGPUUtilization";
     static final String GPU_POWER = "TaskGPUPowerDraw";
+
+    /** A job waiting this long means its tier is not scaling out: days before SQS's 14-day retention drops it. */
+    static final int QUEUE_AGE_ALARM_SECONDS = 3600;
+    /** The dead-letter function settles a readable message in seconds; older ones are kept (unreadable, S3 down). */
+    static final int DLQ_AGE_ALARM_SECONDS = 900;
+    static final String OLDEST_MESSAGE_AGE = "ApproximateAgeOfOldestMessage";
 
     private final List<Alarm> alarms = new ArrayList<>();
     private final Dashboard dashboard;
@@ -54,9 +61,14 @@ public class MonitoringStack extends Stack {
                     85, name + ": WARNING GPU memory above 85 %", alarmTopic);
             alarm("GpuMemoryCritical-" + name, GpupipeMetrics.serviceMetric(cluster, service, GPU_MEMORY, "Maximum"),
                     95, name + ": CRITICAL GPU memory above 95 %", alarmTopic);
+            alarm("QueueAge-" + name, GpupipeMetrics.queueMetric(sam.queueName(tier), OLDEST_MESSAGE_AGE),
+                    QUEUE_AGE_ALARM_SECONDS, name + ": a job has waited over an hour in the queue", alarmTopic);
         }
         alarm("DeadLetterQueue", GpupipeMetrics.queueMetric(sam.dlqName(), "ApproximateNumberOfMessagesVisible"), 0,
                 "jobs in the dead-letter queue (read the ErrorReason attribute)", alarmTopic);
+        alarm("DeadLetterQueueAge", GpupipeMetrics.queueMetric(sam.dlqName(), OLDEST_MESSAGE_AGE),
+                DLQ_AGE_ALARM_SECONDS, "the dead-letter function keeps a message it cannot settle (see its log for "
+                        + "the body's SHA-256)", alarmTopic);
         dashboard = Dashboard.Builder.create(this, "Dashboard").build();
         DashboardLayout.addTo(dashboard, sam, tiers);
     }

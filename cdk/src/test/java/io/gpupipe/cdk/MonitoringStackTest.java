@@ -44,9 +44,19 @@ class MonitoringStackTest {
     }
 
     @Test
+    void queueAgeAlarms_shouldWatchEachTierQueueAndTheDlq_whenJobsWaitTooLong() {
+        // then: a job waiting an hour means its tier is not scaling out, days before SQS would expire it
+        for (String tier : List.of("small", "large")) {
+            assertQueueAgeAlarm("gpupipe-queue-name-" + tier, 3600);
+        }
+        // the dead-letter handler settles a readable message in seconds: older ones are kept, unreadable ones
+        assertQueueAgeAlarm("gpupipe-dlq-name", 900);
+    }
+
+    @Test
     void alarms_shouldNotifyTheSamAlarmTopicAndTolerateZeroTasks_whenAnyFires() {
         // then
-        monitoring.resourceCountIs("AWS::CloudWatch::Alarm", 9);
+        monitoring.resourceCountIs("AWS::CloudWatch::Alarm", 12);
         monitoring.allResourcesProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
                 "AlarmActions", List.of(Map.of("Fn::ImportValue", "gpupipe-alarm-topic-arn")),
                 "TreatMissingData", "notBreaching")));
@@ -63,6 +73,16 @@ class MonitoringStackTest {
         assertThat(body).contains("## Routing", "## Tier small", "## Tier large", "## GPU hardware",
                 "JobsRouted", "DesiredTasks", "RunningTasks", "TaskGPUTemperature", "TaskGPUPowerDraw",
                 "ApproximateNumberOfMessagesVisible");
+    }
+
+    private static void assertQueueAgeAlarm(String queueNameExport, int thresholdSeconds) {
+        monitoring.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
+                "Namespace", "AWS/SQS",
+                "MetricName", "ApproximateAgeOfOldestMessage",
+                "Dimensions", List.of(Map.of("Name", "QueueName", "Value", Map.of("Fn::ImportValue",
+                        queueNameExport))),
+                "Threshold", thresholdSeconds,
+                "ComparisonOperator", "GreaterThanThreshold")));
     }
 
     private static void assertAlarm(String metric, int threshold, Map<String, Object> serviceDimension) {

@@ -34,7 +34,7 @@ class SamTemplateTest {
                 .templateFile(Path.of("..", "sam-template.yaml").toString())
                 // kept as written: CDK's typed SAM resources lag behind the SAM specification
                 .dehydratedResources(List.of("InferenceApi", "RouterFunction", "ScalingMetricFunction",
-                        "ResultNotifierFunction", "RepairLoggerFunction"))
+                        "ResultNotifierFunction", "RepairLoggerFunction", "DeadLetterFunction"))
                 .build();
         sam = Template.fromStack(holder);
     }
@@ -82,6 +82,33 @@ class SamTemplateTest {
     }
 
     @Test
+    void retention_shouldKeepEveryWaitingJobAndItsMarker_whenATierSitsAtZero() {
+        // given: SQS's longest retention; a standard queue's DLQ counts it from the original enqueue time, so the
+        // DLQ must keep at least as long as the tier queues (SQS developer guide, "dead-letter queue retention")
+        int sqsMaxRetentionSeconds = 1_209_600;
+
+        // then: every queue keeps messages explicitly for SQS's maximum (never the 4-day default)
+        Map<String, Map<String, Object>> queues = sam.findResources("AWS::SQS::Queue");
+        assertThat(queues).isNotEmpty();
+        queues.forEach((name, queue) -> assertThat(properties(queue)).as(name)
+                .containsEntry("MessageRetentionPeriod", sqsMaxRetentionSeconds));
+        // markers expire with results, and both outlive the longest a message can wait in a queue
+        List<Map<String, Object>> rules = list(map(properties(sam.findResources("AWS::S3::Bucket").values().stream()
+                .findFirst().orElseThrow()).get("LifecycleConfiguration")).get("Rules")).stream()
+                .map(TemplateJson::map).toList();
+        Object markerExpiry = rules.stream().filter(r -> "jobs/".equals(r.get("Prefix"))).findFirst().orElseThrow()
+                .get("ExpirationInDays");
+        Object resultExpiry = rules.stream().filter(r -> "results/".equals(r.get("Prefix"))).findFirst()
+                .orElseThrow().get("ExpirationInDays");
+        Object deliveryRecordExpiry = rules.stream().filter(r -> "notifications/".equals(r.get("Prefix")))
+                .findFirst().orElseThrow().get("ExpirationInDays");
+        assertThat(markerExpiry).isEqualTo(resultExpiry).isEqualTo(deliveryRecordExpiry)
+                .isEqualTo(Map.of("Ref", "ResultRetentionDays"));
+        Map<String, Object> days = sam.findParameters("ResultRetentionDays").get("ResultRetentionDays");
+        assertThat(((Number) days.get("MinValue")).longValue() * 86_400).isGreaterThan(sqsMaxRetentionSeconds);
+    }
+
+    @Test
     void bucket_shouldBeVersionedEncryptedPrivateAndTlsOnly_whenDeployed() {
         // then
         sam.hasResourceProperties("AWS::S3::Bucket", Match.objectLike(Map.of(
@@ -115,13 +142,14 @@ class SamTemplateTest {
     }
 
     @Test
-    void functions_shouldSwitchRuntimeByPackageAndLogWithRetention_whenFour() {
+    void functions_shouldSwitchRuntimeByPackageAndLogWithRetention_whenFive() {
         // then
         Map<String, Map<String, Object>> functions = sam.findResources("AWS::Serverless::Function");
         // dehydrated resources get CDK logical ids: TemplateRouterFunctionXXXX
-        assertThat(functions.keySet()).hasSize(4)
+        assertThat(functions.keySet()).hasSize(5)
                 .anyMatch(k -> k.contains("RouterFunction")).anyMatch(k -> k.contains("ScalingMetricFunction"))
-                .anyMatch(k -> k.contains("ResultNotifierFunction")).anyMatch(k -> k.contains("RepairLoggerFunction"));
+                .anyMatch(k -> k.contains("ResultNotifierFunction")).anyMatch(k -> k.contains("RepairLoggerFunction"))
+                .anyMatch(k -> k.contains("DeadLetterFunction"));
         functions.forEach((name, f) -> {
             Map<String, Object> p = properties(f);
             assertThat(String.valueOf(p.get("CodeUri"))).as(name).matches("functions/[a-z-]+/target/function\\.zip");
@@ -154,6 +182,53 @@ class SamTemplateTest {
 
         // then
         assertThat(wildcardActions).isNotEmpty().allMatch(resourceless::contains);
+    }
+
+    @Test
+    void deadLetterFunction_shouldConsumeOnlyTheDlqWithPartialBatchResponses_whenDeployed() {
+        // given
+        Map<String, Object> function = properties(sam.findResources("AWS::Serverless::Function").entrySet().stream()
+                .filter(e -> e.getKey().contains("DeadLetterFunction")).findFirst().orElseThrow().getValue());
+
+        // then: SQS-triggered on the DLQ; only reported messages stay
+        Map<String, Object> trigger = map(map(function.get("Events")).get("DeadLetteredJobs"));
+        assertThat(trigger.get("Type")).isEqualTo("SQS");
+        // (dehydrated resources keep the short form: {"Fn::GetAtt": "JobDeadLetterQueue.Arn"})
+        Map<String, Object> mapping = map(trigger.get("Properties"));
+        assertThat(mapping.get("Queue")).isEqualTo(Map.of("Fn::GetAtt", "JobDeadLetterQueue.Arn"));
+        assertThat(mapping.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
+        // its own least-privilege role: the DLQ, markers read, results written, nothing else
+        List<Map<String, Object>> statements = list(map(list(function.get("Policies")).get(0)).get("Statement"))
+                .stream().map(TemplateJson::map).filter(s -> s.containsKey("Sid")).toList();
+        assertThat(statements).extracting(s -> s.get("Sid")).containsExactly("ConsumeTheJobDlqOnly", "ReadMarkers",
+                "WriteResultsCreateOnly", "MissingKeysAre404Not403");
+        assertThat(statements.get(0).get("Resource")).isEqualTo(Map.of("Fn::GetAtt", "JobDeadLetterQueue.Arn"));
+        assertThat(String.valueOf(statements.get(1).get("Resource"))).contains("/jobs/*");
+        assertThat(statements.get(2).get("Action")).isEqualTo("s3:PutObject");
+        assertThat(String.valueOf(statements.get(2).get("Resource"))).contains("/results/*");
+        assertThat(function).containsKey("ReservedConcurrentExecutions");
+    }
+
+    @Test
+    void notifier_shouldRedeliverCallbacksFromItsRetryQueueAndAlarmWhenGivingUp_whenDeployed() {
+        // given
+        Map<String, Object> notifier = properties(sam.findResources("AWS::Serverless::Function").entrySet().stream()
+                .filter(e -> e.getKey().contains("ResultNotifierFunction")).findFirst().orElseThrow().getValue());
+
+        // then: it is told the queue, and consumes it
+        assertThat(map(map(notifier.get("Environment")).get("Variables")))
+                .containsEntry("GPUPIPE_NOTIFIER_CALLBACK_RETRY_QUEUE_URL", Map.of("Ref", "CallbackRetryQueue"));
+        Map<String, Object> trigger = map(map(notifier.get("Events")).get("CallbackRedelivery"));
+        assertThat(trigger.get("Type")).isEqualTo("SQS");
+        assertThat(map(trigger.get("Properties")).get("Queue"))
+                .isEqualTo(Map.of("Fn::GetAtt", "CallbackRetryQueue.Arn"));
+        // a message it keeps failing on ends in the alarmed function-failure queue; a given-up callback alarms
+        sam.hasResourceProperties("AWS::SQS::Queue", Match.objectLike(Map.of("RedrivePolicy", Match.objectLike(Map.of(
+                "deadLetterTargetArn", Map.of("Fn::GetAtt", "FunctionFailureQueue.Arn"))))));
+        sam.hasResourceProperties("AWS::Logs::MetricFilter", Match.objectLike(Map.of(
+                "FilterPattern", "{ $.event = \"callback-undeliverable\" }")));
+        sam.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
+                "MetricName", "UndeliverableCallbacks", "AlarmActions", List.of(Map.of("Ref", "AlarmTopic")))));
     }
 
     private static void assertDeniesInsecureTransport(Map<String, Object> policy) {

@@ -23,6 +23,8 @@ public final class ErrorCodes {
     public static final String WORKER_ERROR = "worker_error";
     /** The worker shut down while the job ran on its last delivery. */
     public static final String WORKER_STOPPED = "worker_stopped";
+    /** SQS moved the job's message to the dead-letter queue before any worker wrote a result. */
+    public static final String DEAD_LETTERED = "dead_lettered";
 
     private ErrorCodes() {
     }

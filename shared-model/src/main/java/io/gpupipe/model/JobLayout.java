@@ -4,13 +4,16 @@ import java.util.Optional;
 
 /**
  * The S3 layout of the results bucket, defined once: {@code jobs/{id}.json} (marker), {@code results/{id}.json}
- * (terminal result), {@code results/{id}.wav} (speech audio), {@code payloads/{id}.json} (claim-check payload).
+ * (terminal result), {@code results/{id}.wav} (speech audio), {@code payloads/{id}.json} (claim-check payload),
+ * {@code notifications/{id}.{step}.json} (notifier delivery state).
  */
 public final class JobLayout {
     public static final String JOBS_PREFIX = "jobs/";
     public static final String RESULTS_PREFIX = "results/";
     /** Claim-check payloads of jobs too large for a queue message ({@link JobMessage}). */
     public static final String PAYLOADS_PREFIX = "payloads/";
+    /** The notifier's per-result delivery state (what already went out), never under results/ (no S3 event). */
+    public static final String NOTIFICATIONS_PREFIX = "notifications/";
     public static final String JSON_SUFFIX = ".json";
     public static final String WAV_SUFFIX = ".wav";
 
@@ -27,6 +30,11 @@ public final class JobLayout {
 
     public static String payloadKey(String requestId) {
         return PAYLOADS_PREFIX + requestId + JSON_SUFFIX;
+    }
+
+    /** {@code notifications/{id}.{step}.json}: written once a notification step (SNS, callback) went out. */
+    public static String notificationKey(String requestId, String step) {
+        return NOTIFICATIONS_PREFIX + requestId + "." + step + JSON_SUFFIX;
     }
 
     public static String audioKey(String requestId) {

@@ -6,15 +6,18 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.repair.InstanceEvent;
 import io.gpupipe.model.repair.InstanceEventParser;
 import io.gpupipe.model.repair.RepairAssessment;
+import io.gpupipe.repair.exception.AlarmPublishFailedException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.Set;
 
 /**
  * Logs one ECS container instance event: one structured EMF line (the GpuHealthEvents metric and every field an
- * operator searches for) and, for a critical XID on an impaired instance, an SNS alarm. It never throws: an
- * unknown or malformed event is logged and acknowledged, and a failed alarm publish is logged (the SDK has already
- * retried it) rather than thrown, since a Lambda retry would also duplicate the log line and the metric.
+ * operator searches for) and, for a critical XID on an impaired instance, an SNS alarm. An unknown or malformed
+ * event is logged and acknowledged. A failed alarm publish (after the SDK's own retries) is logged and thrown, so
+ * the invocation fails and Lambda retries it, then hands it to the on-failure destination: a page for a GPU that fell
+ * off the bus must not vanish into a log line. The alarm goes out before the EMF line is written, so a retried event
+ * still counts once in GpuHealthEvents.
  */
 @ApplicationScoped
 public class RepairLogger {
@@ -42,8 +45,8 @@ public class RepairLogger {
         }
         InstanceEvent event = ((InstanceEventParser.Parsed.Recognized) parsed).event();
         RepairAssessment assessment = RepairAssessment.of(event, criticalXids);
-        lines.emit(assessment.toEmf(namespace).toJson(clock.instant()));
         String messageId = assessment.alarm() ? publishAlarm(assessment) : null;
+        lines.emit(assessment.toEmf(namespace).toJson(clock.instant()));
         return new RepairReport("logged", event.eventId(), event.kind().detailType(), event.cluster(),
                 event.status(), assessment.xidDimension(), assessment.criticalXids(), assessment.alarm(), messageId,
                 null);
@@ -55,7 +58,7 @@ public class RepairLogger {
         } catch (RuntimeException e) {
             lines.emit(line("ERROR", "gpu-health-alarm-failed").put("eventId", assessment.event().eventId())
                     .put("error", e.getClass().getSimpleName() + ": " + e.getMessage()).toString());
-            return null;
+            throw new AlarmPublishFailedException(assessment.event().eventId(), e);
         }
     }
 

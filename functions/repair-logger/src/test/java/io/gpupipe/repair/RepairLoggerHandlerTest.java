@@ -155,18 +155,40 @@ class RepairLoggerHandlerTest {
     }
 
     @Test
-    void handle_shouldStillAcknowledge_whenAlarmTopicFails() {
+    void handle_shouldFailInvocation_whenAlarmTopicFails() {
         // given: SNS fails every attempt the SDK makes
         sns.failNext(10);
 
-        // when
+        // when: the invocation fails, so Lambda retries it and the on-failure destination sees it at the end
+        String error = given().contentType("application/json").accept("application/json")
+                .body(sample("health-impaired-xid79.json"))
+                .when().post()
+                .then().statusCode(500)
+                .extract().asString();
+
+        // then: the error names the failed alarm; the operator's log says so; the EMF line waits for the retry
+        assertThat(error).contains("AlarmPublishFailedException");
+        assertThat(lines.lines()).hasSize(1);
+        assertThat(lines.lines().get(0)).contains("gpu-health-alarm-failed").contains("\"level\":\"ERROR\"")
+                .contains("7bf73129-1428-4cd3-a780-95db273d1602");
+    }
+
+    @Test
+    void handle_shouldPageOnceAndCountOnce_whenRetriedAfterAlarmTopicFailed() {
+        // given: the first invocation failed on SNS
+        sns.failNext(10);
+        given().contentType("application/json").body(sample("health-impaired-xid79.json")).when().post()
+                .then().statusCode(500);
+        lines.clear();
+        sns.failNext(0);
+
+        // when: Lambda retries the same event
         JsonNode report = invoke(sample("health-impaired-xid79.json"));
 
         // then
         assertThat(report.get("alarm").asBoolean()).isTrue();
-        assertThat(report.has("alarmMessageId")).isFalse();
-        assertThat(lines.lines()).hasSize(2);
-        assertThat(lines.lines().get(1)).contains("gpu-health-alarm-failed").contains("\"level\":\"ERROR\"");
+        assertThat(sns.published()).hasSize(1);
+        assertThat(onlyLine().get("GpuHealthEvents").asDouble()).isEqualTo(1.0);
     }
 
     @Test

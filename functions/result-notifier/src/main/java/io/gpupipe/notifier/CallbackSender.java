@@ -61,6 +61,22 @@ public class CallbackSender {
         return deliver(((CallbackTargetPolicy.Verdict.Allowed) verdict).uri(), body);
     }
 
+    /**
+     * Resolves the signing key now (a no-op once cached), so that a Secrets Manager failure fails the record before
+     * anything has been published for it.
+     *
+     * @throws io.gpupipe.notifier.exception.NotifierAwsException when the secret cannot be read
+     */
+    public void requireSecret() {
+        secret.value();
+    }
+
+    /** True when a failed callback may succeed later: network errors, timeouts, 408/425/429/5xx. */
+    public boolean worthRedelivering(CallbackDelivery delivery) {
+        return delivery.status() == CallbackDelivery.Status.FAILED && (delivery.lastHttpStatus() == null
+                || retries.onStatus(delivery.lastHttpStatus()) == CallbackRetryPolicy.Verdict.RETRY);
+    }
+
     private CallbackDelivery deliver(URI uri, String body) {
         String key = secret.value();
         Integer lastStatus = null;

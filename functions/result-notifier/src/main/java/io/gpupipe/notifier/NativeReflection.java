@@ -2,6 +2,7 @@ package io.gpupipe.notifier;
 
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.notify.BatchReport;
+import io.gpupipe.model.notify.CallbackRedelivery;
 import io.gpupipe.model.notify.ResultEvent;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -10,7 +11,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection(targets = {S3EventNotification.class, S3EventNotification.Record.class,
     S3EventNotification.S3.class, S3EventNotification.Bucket.class, S3EventNotification.S3Object.class,
     BatchReport.class, BatchReport.Item.class, ResultEvent.class, JobResult.class, JobResult.Output.class,
-    JobResult.Usage.class, JobResult.JobError.class})
+    JobResult.Usage.class, JobResult.JobError.class, CallbackRedelivery.Message.class})
 public final class NativeReflection {
     private NativeReflection() {
     }

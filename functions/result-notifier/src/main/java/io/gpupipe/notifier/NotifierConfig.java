@@ -37,6 +37,9 @@ public interface NotifierConfig {
      */
     Optional<Set<String>> allowedCallbackHosts();
 
+    /** SQS queue of delayed callback redeliveries, consumed by this function; unset = no durable retry. */
+    Optional<String> callbackRetryQueueUrl();
+
     Callback callback();
 
     /** Callback HTTP timing and retries. */
@@ -56,5 +59,13 @@ public interface NotifierConfig {
 
         @WithDefault("2s")
         Duration maxBackoff();
+
+        /** Delay before the first durable redelivery; doubled each time, capped at 900 s. */
+        @WithDefault("30s")
+        Duration redeliveryFirstDelay();
+
+        /** After this long since the first failure, the callback is recorded undeliverable. */
+        @WithDefault("24h")
+        Duration redeliveryGiveUpAfter();
     }
 }

@@ -22,21 +22,30 @@ import java.util.Optional;
  * {@link ResultEvent} to the success or error topic, then sends it to the job's callback URL. A record that cannot
  * be notified (missing object, not JSON, not a result key) is logged and skipped; a failing record never stops the
  * others. One structured log line per record.
+ *
+ * <p>A record is safe to retry: the signing key is resolved before anything is published (a Secrets Manager error
+ * fails the record with nothing sent), and each step that went out (SNS publish, delivered callback) is recorded in
+ * the {@link DeliveryLedger}, so a retried or duplicated event skips it. A crash between a send and its record can
+ * still repeat that one step (at least once, never lost).
  */
 @ApplicationScoped
 public class ResultNotifier {
     private final ResultStore store;
     private final EventPublisher publisher;
     private final CallbackSender callbacks;
+    private final DeliveryLedger ledger;
+    private final CallbackRedeliverer redeliverer;
     private final JsonLines lines;
     private final String successTopic;
     private final String errorTopic;
 
     ResultNotifier(NotifierConfig config, ResultStore store, EventPublisher publisher, CallbackSender callbacks,
-                   JsonLines lines) {
+                   DeliveryLedger ledger, CallbackRedeliverer redeliverer, JsonLines lines) {
         this.store = store;
         this.publisher = publisher;
         this.callbacks = callbacks;
+        this.ledger = ledger;
+        this.redeliverer = redeliverer;
         this.lines = lines;
         this.successTopic = config.successTopicArn();
         this.errorTopic = config.errorTopicArn();
@@ -53,6 +62,10 @@ public class ResultNotifier {
     }
 
     private RecordOutcome handleSafely(S3EventNotification.Record record) {
+        if (record.isRedelivery()) {
+            // not caught: a redelivery that fails must fail the invocation, so SQS keeps its message
+            return redeliverer.redeliver(record.body());
+        }
         String key = record.encodedKey() == null ? "" : ResultDocument.decodeKey(record.encodedKey());
         try {
             return handle(record, key);
@@ -86,10 +99,37 @@ public class ResultNotifier {
         JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
         ResultEvent event = ResultEvent.of(result, record.bucket(), key);
         String json = event.toJson();
-        String messageId = publisher.publish(event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
+        if (result.callbackUrl() != null) {
+            callbacks.requireSecret();
+        }
+        String messageId = publishOnce(record.bucket(), result.requestId(), event, json);
         CallbackDelivery callback = result.callbackUrl() == null ? CallbackDelivery.none()
-                : callbacks.send(result.callbackUrl(), json);
+                : callbackOnce(record.bucket(), result.requestId(), result.callbackUrl(), json);
+        if (callback.status() == CallbackDelivery.Status.FAILED) {
+            redeliverer.afterFirstFailure(record.bucket(), key, result, callback);
+        }
         return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
+    }
+
+    private String publishOnce(String bucket, String requestId, ResultEvent event, String json) {
+        Optional<String> earlier = ledger.publishedMessageId(bucket, requestId);
+        if (earlier.isPresent()) {
+            return earlier.get();
+        }
+        String messageId = publisher.publish(event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
+        ledger.recordPublished(bucket, requestId, messageId);
+        return messageId;
+    }
+
+    private CallbackDelivery callbackOnce(String bucket, String requestId, String url, String json) {
+        if (ledger.callbackDelivered(bucket, requestId)) {
+            return new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
+        }
+        CallbackDelivery callback = callbacks.send(url, json);
+        if (callback.status() == CallbackDelivery.Status.DELIVERED) {
+            ledger.recordCallbackDelivered(bucket, requestId, callback.lastHttpStatus());
+        }
+        return callback;
     }
 
     /** SNS message attributes, so subscriptions can filter by status, tier or task. */

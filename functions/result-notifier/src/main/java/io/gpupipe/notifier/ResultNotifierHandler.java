@@ -8,7 +8,8 @@ import io.gpupipe.notifier.exception.NotificationFailedException;
 import jakarta.inject.Named;
 
 /**
- * S3 ObjectCreated target for {@code results/*.json}. Returns the per-record {@link BatchReport}; fails the
+ * S3 ObjectCreated target for {@code results/*.json}, and SQS target of the callback retry queue (records with
+ * eventSource {@code aws:sqs}: a failing redelivery fails the invocation, so SQS keeps the batch). Returns the per-record {@link BatchReport}; fails the
  * invocation (so that Lambda's asynchronous retries and on-failure destination apply) only when every record failed
  * with a retryable error, because S3 has no partial-batch protocol and a retry re-runs every record.
  */

@@ -18,6 +18,7 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.notify.CallbackRedelivery;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -31,12 +32,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Posts the events/ samples through the mock Lambda event server to the real handler, which reads real S3
@@ -87,6 +91,100 @@ class ResultNotifierHandlerTest {
         sns.reset();
         receiver.reset();
         lines.clear();
+        forgetDeliveries(aws);
+        try (SqsClient sqs = aws.newSqsClient()) {
+            sqs.purgeQueue(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE)));
+        }
+    }
+
+    @Test
+    void notify_shouldRedeliverTheCallbackLaterWithoutRepublishing_whenReceiverIsDownForAWhile() {
+        // given: the receiver is down for every attempt of the first invocation (3 attempts, well under 20 s)
+        putResult(succeeded(A, receiver.url("/hooks/down")));
+        receiver.script("/hooks/down", 503, 503, 503);
+        JsonNode first = invoke(sample("s3-result-succeeded.json"));
+        assertThat(first.at("/items/0/callback").asText()).isEqualTo("FAILED");
+
+        // then: a delayed redelivery of that callback waits on the retry queue
+        Message redelivery = receiveRedelivery(A);
+
+        // when: the receiver is back and the retry queue delivers the message to the notifier
+        JsonNode second = invoke(sqsEvent(redelivery.body()));
+
+        // then: the callback arrives, and the SNS event is not published again
+        assertThat(second.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
+        assertThat(receiver.received("/hooks/down")).hasSize(4);
+        assertThat(sns.published()).hasSize(1);
+    }
+
+    @Test
+    void notify_shouldRecordUndeliverable_whenRedeliveriesRunPastTheDeadline() {
+        // given: a redelivery whose first failure was 25 hours ago, and a receiver still down
+        putResult(succeeded(A, receiver.url("/hooks/gone")));
+        receiver.script("/hooks/gone", 503, 503, 503);
+        String body = JobJson.write(new CallbackRedelivery.Message("gpupipe-results", "results/" + A + ".json", A, 90,
+                Instant.now().minus(Duration.ofHours(25))));
+
+        // when
+        invoke(sqsEvent(body));
+
+        // then: recorded where an operator sees it, with an ERROR line; nothing re-queued
+        try (S3Client s3 = aws.newS3Client()) {
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(aws.bucket())
+                    .key(JobLayout.notificationKey(A, "undeliverable"))).asUtf8String()).contains("/hooks/gone");
+        }
+        assertThat(lines.lines()).anySatisfy(l -> assertThat(l).contains("callback-undeliverable")
+                .contains("\"level\":\"ERROR\""));
+        try (SqsClient sqs = aws.newSqsClient()) {
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE))
+                    .waitTimeSeconds(1)).messages()).isEmpty();
+        }
+    }
+
+    private Message receiveRedelivery(String requestId) {
+        try (SqsClient sqs = aws.newSqsClient()) {
+            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE))
+                    .maxNumberOfMessages(10).waitTimeSeconds(5)).messages();
+            assertThat(messages).as("redeliveries queued").isNotEmpty();
+            Message message = messages.stream().filter(m -> m.body().contains(requestId)).findFirst().orElseThrow();
+            sqs.deleteMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE))
+                    .receiptHandle(message.receiptHandle()));
+            return message;
+        }
+    }
+
+    /** What the retry queue's event source mapping sends: an SQS event. */
+    static String sqsEvent(String body) {
+        var event = JobJson.mapper().createObjectNode();
+        event.putArray("Records").addObject().put("messageId", UUID.randomUUID().toString())
+                .put("receiptHandle", "rh").put("body", body).put("eventSource", "aws:sqs")
+                .put("eventSourceARN", "arn:aws:sqs:us-east-1:123456789012:gpupipe-callback-retry")
+                .put("awsRegion", "us-east-1");
+        return event.toString();
+    }
+
+    /** Tests reuse request ids; in AWS each id has exactly one result, so its delivery record starts empty. */
+    static void forgetDeliveries(LocalAws aws) {
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.listObjectsV2(b -> b.bucket(aws.bucket()).prefix(JobLayout.NOTIFICATIONS_PREFIX)).contents()
+                    .forEach(o -> s3.deleteObject(b -> b.bucket(aws.bucket()).key(o.key())));
+        }
+    }
+
+    @Test
+    void notify_shouldNotResendWhatWentOut_whenTheSameEventArrivesAgain() {
+        // given: S3 delivers events at least once, and Lambda retries a failed invocation with the same event
+        putResult(succeeded(A, receiver.url("/hooks/ok")));
+        invoke(sample("s3-result-succeeded.json"));
+
+        // when
+        JsonNode again = invoke(sample("s3-result-succeeded.json"));
+
+        // then: one SNS message and one callback in all; the report names the first publish
+        assertThat(sns.published()).hasSize(1);
+        assertThat(receiver.received()).hasSize(1);
+        assertThat(again.at("/items/0/messageId").asText()).isEqualTo(sns.published().get(0).messageId());
+        assertThat(again.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
     }
 
     @Test
@@ -200,8 +298,9 @@ class ResultNotifierHandlerTest {
                 "https://127.0.0.1:" + receiver.port() + "/hooks/ok",
                 "https://[::ffff:127.0.0.1]:" + receiver.port() + "/hooks/ok",
                 "https://[::1]:" + receiver.port() + "/hooks/ok")) {
-            // given
+            // given: a fresh result each time (in AWS a requestId has one result, so one delivery record)
             putResult(succeeded(A, url));
+            forgetDeliveries(aws);
 
             // when
             JsonNode report = invoke(sample("s3-result-succeeded.json"));

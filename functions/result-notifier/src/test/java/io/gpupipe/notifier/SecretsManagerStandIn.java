@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Stand-in for Secrets Manager, speaking what SDK 2.57.8's SecretsManagerClient speaks: AWS JSON 1.1 ({@code POST /},
@@ -36,6 +37,7 @@ public final class SecretsManagerStandIn implements StandIn {
     private final HttpServer server;
     private final Map<String, String> secrets = new ConcurrentHashMap<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final AtomicInteger failuresToInject = new AtomicInteger();
 
     public SecretsManagerStandIn() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
@@ -51,6 +53,14 @@ public final class SecretsManagerStandIn implements StandIn {
     /** Stores {@code value} as the current SecretString of the secret {@code arn}. */
     public void putSecret(String arn, String value) {
         secrets.put(arn, value);
+    }
+
+    /**
+     * The next {@code count} requests get HTTP 500 {@code InternalServiceError}, the error Secrets Manager's API
+     * reference lists for a server-side failure (the SDK retries it as a 5xx).
+     */
+    public void failNext(int count) {
+        failuresToInject.set(count);
     }
 
     public List<Request> requests() {
@@ -74,6 +84,10 @@ public final class SecretsManagerStandIn implements StandIn {
             }
             JsonNode body = JSON.readTree(raw);
             requests.add(new Request(target, body));
+            if (failuresToInject.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                error(exchange, 500, "InternalServiceError", "An error occurred on the server side.");
+                return;
+            }
             if (!TARGET.equals(target)) {
                 error(exchange, 400, "UnknownOperationException", "unsupported target " + target);
                 return;

@@ -10,6 +10,7 @@ import io.gpupipe.localstack.apigateway.HttpApiRoute;
 import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.localstack.events.MetricSchedule;
 import io.gpupipe.localstack.events.S3EventDelivery;
+import io.gpupipe.localstack.events.SqsEventSource;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.ComponentPackages;
@@ -66,6 +67,9 @@ public final class LocalStack implements AutoCloseable {
     private LambdaFunction router;
     private LambdaFunction notifier;
     private LambdaFunction scalingMetric;
+    private LambdaFunction deadLetter;
+    private SqsEventSource dlqEvents;
+    private SqsEventSource callbackRetryEvents;
     private HttpApiFacade api;
     private S3EventDelivery s3Events;
     private MetricSchedule schedule;
@@ -149,6 +153,14 @@ public final class LocalStack implements AutoCloseable {
         } else {
             notes.add("scaling metric: not built (functions/scaling-metric/target/function.zip), so no schedule");
         }
+        Optional<Path> deadLetterZip = packages.functionZip("dead-letter");
+        if (deadLetterZip.isPresent()) {
+            step("starting the dead-letter function");
+            deadLetter = startFunction(new LambdaFunction.Spec("dead-letter", 512, Duration.ofSeconds(30),
+                    env.deadLetter()), deadLetterZip.get(), childClasses);
+        } else {
+            notes.add("dead-letter handler: not built (functions/dead-letter/target/function.zip), so no DLQ poller");
+        }
         for (Tier tier : options.workers()) {
             step("starting " + WorkerProcess.name(tier) + " (" + describeBackend() + ")");
             int port = Ports.free();
@@ -165,9 +177,15 @@ public final class LocalStack implements AutoCloseable {
             notifier.awaitReady(FUNCTION_START_LIMIT);
             s3Events = new S3EventDelivery(notifier, this::objectSize, console, Duration.ofSeconds(1));
             aws.onObjectCreated(s3Events);
+            callbackRetryEvents = SqsEventSource.start("callback-retries", notifier, aws,
+                    LocalAws.CALLBACK_RETRY_QUEUE, console);
         }
         if (scalingMetric != null) {
             scalingMetric.awaitReady(FUNCTION_START_LIMIT);
+        }
+        if (deadLetter != null) {
+            deadLetter.awaitReady(FUNCTION_START_LIMIT);
+            dlqEvents = SqsEventSource.start("dlq-events", deadLetter, aws, LocalAws.DLQ, console);
         }
         for (WorkerProcess worker : workers().values()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (" + worker.healthUri() + ")");
@@ -319,6 +337,10 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(s3Events);
     }
 
+    public Optional<SqsEventSource> dlqEvents() {
+        return Optional.ofNullable(dlqEvents);
+    }
+
     public Optional<MetricSchedule> schedule() {
         return Optional.ofNullable(schedule);
     }
@@ -363,7 +385,12 @@ public final class LocalStack implements AutoCloseable {
         if (s3Events != null) {
             s3Events.drain(Duration.ofSeconds(10));
         }
-        for (LambdaFunction function : new LambdaFunction[] {router, notifier, scalingMetric}) {
+        for (SqsEventSource source : new SqsEventSource[] {dlqEvents, callbackRetryEvents}) {
+            if (source != null) {
+                source.close();
+            }
+        }
+        for (LambdaFunction function : new LambdaFunction[] {router, notifier, scalingMetric, deadLetter}) {
             if (function != null) {
                 function.stop(Duration.ofSeconds(10));
             }

@@ -37,6 +37,8 @@ public final class LocalAws implements AutoCloseable {
     public static final String SMALL_QUEUE = "gpupipe-small";
     public static final String LARGE_QUEUE = "gpupipe-large";
     public static final String DLQ = "gpupipe-dlq";
+    /** The result notifier's delayed callback redeliveries. */
+    public static final String CALLBACK_RETRY_QUEUE = "gpupipe-callback-retry";
     public static final String BUCKET = "gpupipe-results";
 
     private final LocalAwsOptions options;
@@ -121,6 +123,7 @@ public final class LocalAws implements AutoCloseable {
             queueUrls.put(SMALL_QUEUE, createTierQueue(sqs, SMALL_QUEUE, options.smallVisibilitySeconds(), redrive));
             queueUrls.put(LARGE_QUEUE, createTierQueue(sqs, LARGE_QUEUE, options.largeVisibilitySeconds(), redrive));
             queueUrls.put(DLQ, dlqUrl);
+            queueUrls.put(CALLBACK_RETRY_QUEUE, sqs.createQueue(b -> b.queueName(CALLBACK_RETRY_QUEUE)).queueUrl());
             try {
                 s3.createBucket(b -> b.bucket(BUCKET));
             } catch (BucketAlreadyOwnedByYouException e) {
@@ -208,6 +211,7 @@ public final class LocalAws implements AutoCloseable {
         config.put("local-aws.queue-url.small", queueUrl(SMALL_QUEUE));
         config.put("local-aws.queue-url.large", queueUrl(LARGE_QUEUE));
         config.put("local-aws.queue-url.dlq", queueUrl(DLQ));
+        config.put("local-aws.queue-url.callback-retry", queueUrl(CALLBACK_RETRY_QUEUE));
         config.put("local-aws.bucket", BUCKET);
         config.put("local-aws.max-receive-count", Integer.toString(options.maxReceiveCount()));
         return config;

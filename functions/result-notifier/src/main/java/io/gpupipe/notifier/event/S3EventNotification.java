@@ -15,9 +15,18 @@ public record S3EventNotification(@JsonProperty("Records") List<Record> records)
         records = records == null ? List.of() : List.copyOf(records);
     }
 
-    /** One record: one object event. */
+    /**
+     * One record: one object event, or (eventSource {@code aws:sqs}) one callback redelivery from the retry queue,
+     * whose {@code body} is a {@link io.gpupipe.model.notify.CallbackRedelivery.Message}.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Record(String eventSource, String eventName, String eventTime, S3 s3) {
+    public record Record(String eventSource, String eventName, String eventTime, S3 s3, String body) {
+        public static final String SQS_SOURCE = "aws:sqs";
+
+        /** True for a record of the callback retry queue. */
+        public boolean isRedelivery() {
+            return SQS_SOURCE.equals(eventSource);
+        }
 
         /** The bucket name, or null when the record lacks it. */
         public String bucket() {

@@ -57,6 +57,14 @@ public final class ComponentEnvironment {
         env.put("GPUPIPE_NOTIFIER_ERROR_TOPIC_ARN", LocalStandIns.ERROR_TOPIC);
         env.put("GPUPIPE_NOTIFIER_CALLBACK_SECRET", CALLBACK_SECRET);
         env.put("GPUPIPE_NOTIFIER_ALLOWED_CALLBACK_HOSTS", "localhost,127.0.0.1");
+        env.put("GPUPIPE_NOTIFIER_CALLBACK_RETRY_QUEUE_URL", aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE));
+        return env;
+    }
+
+    /** The dead-letter function: the results bucket (its event source is the DLQ poller). */
+    public Map<String, String> deadLetter() {
+        Map<String, String> env = awsClients();
+        env.put("GPUPIPE_DEADLETTER_BUCKET", aws.bucket());
         return env;
     }
 

@@ -1,0 +1,55 @@
+package io.gpupipe.deadletter;
+
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.deadletter.DeadLetter;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Settles one dead-lettered message: a job that has no result gets a create-only {@code failed}/{@code dead_lettered}
+ * result (If-None-Match: *, the worker's rule, so a result a worker wrote first always wins); a message with no
+ * readable requestId is logged with its body's SHA-256 and kept, never deleted unread.
+ */
+@ApplicationScoped
+public class DeadLetterService {
+    private static final Logger LOG = Logger.getLogger(DeadLetterService.class);
+
+    private final JobStore store;
+    private final Clock clock;
+
+    DeadLetterService(JobStore store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /** {@code receiveCount} is ApproximateReceiveCount; {@code reason} the ErrorReason attribute or null. */
+    public Settlement settle(String messageId, String body, int receiveCount, String reason) {
+        DeadLetter letter = DeadLetter.read(body);
+        if (letter instanceof DeadLetter.Unreadable unreadable) {
+            LOG.errorf("dead-letter kept: message %s has no readable requestId (%s); body sha256=%s, receives=%d",
+                    messageId, unreadable.reason(), unreadable.bodySha256(), receiveCount);
+            return Settlement.UNREADABLE;
+        }
+        DeadLetter.Readable job = (DeadLetter.Readable) letter;
+        try {
+            Optional<JobState> marker = store.readMarker(job.requestId());
+            if (marker.map(m -> m.status() == JobStatus.CANCELLED).orElse(false)) {
+                LOG.infof("dead-letter: job %s was cancelled; no result written (message %s)", job.requestId(),
+                        messageId);
+                return Settlement.CANCELLED;
+            }
+            boolean written = store.putResultIfAbsent(job.failedResult(marker.map(JobState::tier).orElse(null),
+                    receiveCount, reason, clock.instant()));
+            LOG.infof("dead-letter: job %s %s (message %s, receives=%d)", job.requestId(),
+                    written ? "failed with dead_lettered" : "already had a result", messageId, receiveCount);
+            return written ? Settlement.RESULT_WRITTEN : Settlement.RESULT_EXISTS;
+        } catch (RuntimeException e) {
+            LOG.warnf("dead-letter: job %s kept for a retry (message %s): %s", job.requestId(), messageId,
+                    e.toString());
+            return Settlement.RETRY;
+        }
+    }
+}

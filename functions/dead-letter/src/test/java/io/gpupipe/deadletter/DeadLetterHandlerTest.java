@@ -1,0 +1,192 @@
+package io.gpupipe.deadletter;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Posts the events/ samples (and events built from real ElasticMQ DLQ messages) through the mock Lambda event
+ * server to the real handler, which reads and writes S3Proxy.
+ */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class DeadLetterHandlerTest {
+    static final String A = "7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a";
+    static final String B = "8e9f0a1b-2c3d-4e4f-9a5b-6c7d8e9f0a1b";
+    static final Instant SUBMITTED = Instant.parse("2026-12-01T03:00:00Z");
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    @Test
+    void handle_shouldWriteFailedDeadLetteredWithAttempts_whenJobHasNoResult() {
+        // given: a worker had marked the job running, then every delivery was lost
+        putMarker(A, JobStatus.RUNNING, Tier.SMALL);
+
+        // when
+        JsonNode response = invoke(sample("sqs-dead-lettered-job.json"));
+
+        // then: deleted (no batch item failure) and the client's failed result, with its callback for the notifier
+        assertThat(response.get("batchItemFailures")).isEmpty();
+        JobResult result = readResult(A).orElseThrow();
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
+        assertThat(result.attempts()).isEqualTo(4);
+        assertThat(result.tier()).isEqualTo(Tier.SMALL);
+        assertThat(result.task()).isEqualTo(Task.GENERATE);
+        assertThat(result.callbackUrl()).isEqualTo("https://hooks.example.com/gpupipe");
+    }
+
+    @Test
+    void handle_shouldKeepTheWorkersResult_whenOneExists() {
+        // given: the worker's result landed before SQS gave up on the message
+        String id = UUID.randomUUID().toString();
+        String workers = JobJson.write(JobResult.failed(id, Task.GENERATE, null,
+                JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"), null, SUBMITTED));
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.resultKey(id)), RequestBody.fromString(workers));
+        }
+
+        // when
+        JsonNode response = invoke(event(record("m-1", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4)));
+
+        // then: deleted, result untouched (the 412 of the create-only write)
+        assertThat(response.get("batchItemFailures")).isEmpty();
+        assertThat(readResult(id).orElseThrow().error().code()).isEqualTo(ErrorCodes.MODEL_ERROR);
+    }
+
+    @Test
+    void handle_shouldWriteNoResult_whenJobWasCancelled() {
+        // given
+        String id = UUID.randomUUID().toString();
+        putMarker(id, JobStatus.CANCELLED, Tier.LARGE);
+
+        // when
+        JsonNode response = invoke(event(record("m-2", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4)));
+
+        // then
+        assertThat(response.get("batchItemFailures")).isEmpty();
+        assertThat(readResult(id)).isEmpty();
+    }
+
+    @Test
+    void handle_shouldAnswerThePointerAndKeepUnreadableMessages_whenBatchIsMixed() {
+        // when: a claim-check pointer, a job without requestId, a body that is not JSON
+        JsonNode response = invoke(sample("sqs-dead-lettered-batch.json"));
+
+        // then: the pointer's job is answered; the two unreadable messages are reported, so Lambda keeps them
+        assertThat(readResult(B).orElseThrow().error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
+        assertThat(response.get("batchItemFailures").findValuesAsText("itemIdentifier")).containsExactly(
+                "2d3e4f50-6172-4839-8a41-5c6d7e8f9001", "3e4f5061-7283-494a-9b52-6d7e8f900112");
+    }
+
+    @Test
+    void handle_shouldAnswerJob_whenSqsRedroveItAfterMaxReceives() {
+        // given: a job received maxReceiveCount times and never deleted, so ElasticMQ's redrive moves it
+        String id = UUID.randomUUID().toString();
+        Message dead;
+        try (SqsClient sqs = aws.newSqsClient()) {
+            String small = aws.queueUrl(LocalAws.SMALL_QUEUE);
+            sqs.sendMessage(b -> b.queueUrl(small).messageBody("{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}"));
+            for (int i = 0; i <= aws.maxReceiveCount(); i++) {
+                sqs.receiveMessage(b -> b.queueUrl(small).visibilityTimeout(0).waitTimeSeconds(1));
+            }
+            dead = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.DLQ)).waitTimeSeconds(5)
+                    .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages().stream()
+                    .filter(m -> m.body().contains(id)).findFirst().orElseThrow();
+        }
+        int receives = Integer.parseInt(dead.attributesAsStrings().get("ApproximateReceiveCount"));
+
+        // when
+        JsonNode response = invoke(event(record(dead.messageId(), dead.body(), receives)));
+
+        // then
+        assertThat(response.get("batchItemFailures")).isEmpty();
+        JobResult result = readResult(id).orElseThrow();
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
+        assertThat(result.attempts()).isEqualTo(receives).isPositive();
+    }
+
+    private void putMarker(String id, JobStatus status, Tier tier) {
+        JobState marker = new JobState(id, status, tier, Task.GENERATE, SUBMITTED, SUBMITTED, null, null);
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(id)),
+                    RequestBody.fromString(JobJson.write(marker)));
+        }
+    }
+
+    private Optional<JobResult> readResult(String id) {
+        try (S3Client s3 = aws.newS3Client()) {
+            return Optional.of(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(aws.bucket())
+                    .key(JobLayout.resultKey(id))).asUtf8String(), JobResult.class));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static ObjectNode record(String messageId, String body, int receiveCount) {
+        ObjectNode record = JobJson.mapper().createObjectNode().put("messageId", messageId)
+                .put("receiptHandle", "rh-" + messageId).put("body", body).put("eventSource", "aws:sqs")
+                .put("eventSourceARN", "arn:aws:sqs:us-east-1:000000000000:gpupipe-dlq").put("awsRegion", "us-east-1");
+        record.set("attributes", JobJson.mapper().valueToTree(Map.of("ApproximateReceiveCount",
+                Integer.toString(receiveCount))));
+        record.putObject("messageAttributes");
+        return record;
+    }
+
+    private static String event(ObjectNode... records) {
+        ObjectNode event = JobJson.mapper().createObjectNode();
+        ArrayNode array = event.putArray("Records");
+        List.of(records).forEach(array::add);
+        return event.toString();
+    }
+
+    private static JsonNode invoke(String event) {
+        String body = given().contentType("application/json").accept("application/json").body(event)
+                .when().post()
+                .then().statusCode(200)
+                .extract().asString();
+        return JobJson.read(body, JsonNode.class);
+    }
+
+    /** The events/ samples, the very files {@code sam local invoke -e} takes (tests run in the module directory). */
+    static String sample(String name) {
+        try {
+            return Files.readString(Path.of("events", name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
