@@ -146,6 +146,8 @@ class WorkerThroughputBenchmark {
             System.out.printf("%-38s %8.1f jobs/s  (%6.1f s)  SQS calls/job %.2f, S3 calls/job %.2f  %s%n", name,
                     perSecond, seconds, counter.total("Sqs") / (double) jobs, counter.total("S3") / (double) jobs,
                     counter.snapshot());
+            System.out.printf("%-38s retried HTTP attempts %d (%.3f per job)%n", "", counter.retries(),
+                    counter.retries() / (double) jobs);
             return perSecond;
         }
     }

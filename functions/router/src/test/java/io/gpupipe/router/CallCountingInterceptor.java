@@ -10,13 +10,14 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
 /**
- * Counts AWS SDK API calls ({@code Service.Operation}) and HTTP attempts, registered on the Quarkus-managed SQS and S3
+ * Counts AWS SDK API calls ({@code Service.Operation}), HTTP attempts and retries, registered on the Quarkus-managed SQS and S3
  * clients through {@code quarkus.sqs.interceptors} / {@code quarkus.s3.interceptors} by the benchmark's profile.
  */
 public class CallCountingInterceptor implements ExecutionInterceptor {
     private static final Map<String, LongAdder> CALLS = new ConcurrentHashMap<>();
     private static final Map<String, LongAdder> RESPONSES = new ConcurrentHashMap<>();
     private static final LongAdder ATTEMPTS = new LongAdder();
+    private static final LongAdder RETRIES = new LongAdder();
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
@@ -28,6 +29,11 @@ public class CallCountingInterceptor implements ExecutionInterceptor {
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
         ATTEMPTS.increment();
+        // the SDK numbers every attempt in its amz-sdk-request header ("attempt=2; max=4" is the first retry)
+        if (context.httpRequest().firstMatchingHeader("amz-sdk-request").filter(h -> !h.startsWith("attempt=1;"))
+                .isPresent()) {
+            RETRIES.increment();
+        }
     }
 
     @Override
@@ -41,6 +47,7 @@ public class CallCountingInterceptor implements ExecutionInterceptor {
         CALLS.clear();
         RESPONSES.clear();
         ATTEMPTS.reset();
+        RETRIES.reset();
     }
 
     /** Calls per operation since the last reset, sorted by name. */
@@ -59,5 +66,10 @@ public class CallCountingInterceptor implements ExecutionInterceptor {
 
     static long attempts() {
         return ATTEMPTS.sum();
+    }
+
+    /** HTTP attempts beyond the first of their call (the SDK's retries) since the last reset. */
+    static long retries() {
+        return RETRIES.sum();
     }
 }

@@ -70,6 +70,7 @@ class RouterLatencyBenchmark {
             }, 202);
             Map<String, Long> submitCalls = CallCountingInterceptor.calls();
             long submitAttempts = CallCountingInterceptor.attempts();
+            long submitRetries = CallCountingInterceptor.retries();
             Map<String, Long> submitResponses = CallCountingInterceptor.responses();
             long metrics = emfLines.sum();
 
@@ -78,11 +79,11 @@ class RouterLatencyBenchmark {
             Map<String, Long> statusCalls = CallCountingInterceptor.calls();
 
             report(console, "POST /v1/jobs (new job: validate, route, marker, enqueue)", submits, submitCalls,
-                    submitAttempts);
+                    submitAttempts, submitRetries);
             console.printf("  EMF metric lines per request: %.2f%n", (double) metrics / REQUESTS);
             console.printf("  HTTP responses (operation status: count): %s%n", submitResponses);
             report(console, "GET /v1/jobs/{id} (queued job)", statuses, statusCalls,
-                    CallCountingInterceptor.attempts());
+                    CallCountingInterceptor.attempts(), CallCountingInterceptor.retries());
             assertThat(submits.unexpected().values().stream().mapToInt(Integer::intValue).sum())
                     .as("failed submissions").isLessThan(REQUESTS / 1000);
         } finally {
@@ -130,7 +131,8 @@ class RouterLatencyBenchmark {
                 .withBody(body).withIsBase64Encoded(false).build();
     }
 
-    private static void report(PrintStream out, String title, Run run, Map<String, Long> calls, long attempts) {
+    private static void report(PrintStream out, String title, Run run, Map<String, Long> calls, long attempts,
+                               long retries) {
         long[] sorted = run.nanos().clone();
         Arrays.sort(sorted);
         double mean = Arrays.stream(sorted).average().orElse(0) / 1e6;
@@ -143,6 +145,8 @@ class RouterLatencyBenchmark {
         out.printf("  SQS+S3 API calls per request: %.3f (HTTP attempts %.3f)%n", (double) total / sorted.length,
                 (double) attempts / sorted.length);
         calls.forEach((name, count) -> out.printf("    %-20s %.3f%n", name, (double) count / sorted.length));
+        out.printf("  retried HTTP attempts: %d (%.4f per request; goal 0)%n", retries,
+                (double) retries / sorted.length);
     }
 
     private static double percentile(long[] sorted, int p) {

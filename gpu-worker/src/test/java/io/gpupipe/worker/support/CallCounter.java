@@ -9,9 +9,19 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
-/** Counts AWS API calls by service and operation (an SDK execution interceptor). */
+/** Counts AWS API calls by service and operation, and retried HTTP attempts (an SDK execution interceptor). */
 public final class CallCounter implements ExecutionInterceptor {
     private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
+    private final AtomicLong retries = new AtomicLong();
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        // the SDK numbers every attempt in its amz-sdk-request header ("attempt=2; max=4" is the first retry)
+        if (context.httpRequest().firstMatchingHeader("amz-sdk-request").filter(h -> !h.startsWith("attempt=1;"))
+                .isPresent()) {
+            retries.incrementAndGet();
+        }
+    }
 
     @Override
     public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
@@ -34,6 +44,11 @@ public final class CallCounter implements ExecutionInterceptor {
                 .mapToLong(e -> e.getValue().get()).sum();
     }
 
+    /** HTTP attempts beyond the first of their call (the SDK's retries). */
+    public long retries() {
+        return retries.get();
+    }
+
     public Map<String, Long> snapshot() {
         Map<String, Long> copy = new TreeMap<>();
         calls.forEach((k, v) -> copy.put(k, v.get()));
@@ -42,5 +57,6 @@ public final class CallCounter implements ExecutionInterceptor {
 
     public void reset() {
         calls.clear();
+        retries.set(0);
     }
 }

@@ -81,6 +81,7 @@ public final class LocalAws implements AutoCloseable {
                 .endpoint(URI.create("http://" + options.host() + ":" + s3Port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
+        WholeBodyReads.install(s3);
         try {
             s3.start();
             while (!"STARTED".equals(s3.getState())) {

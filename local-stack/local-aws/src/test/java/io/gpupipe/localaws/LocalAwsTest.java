@@ -8,7 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -42,6 +44,25 @@ class LocalAwsTest {
             assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("results/a.json")).asUtf8String())
                     .isEqualTo("{}");
             assertThat(created).contains(LocalAws.BUCKET + "/results/a.json:2");
+        }
+    }
+
+    @Test
+    void putObject_shouldReadTheWholeBodyAndKeepTheConnection_whenTheLastBytesArriveLate() {
+        LateTailHttpClient http = new LateTailHttpClient();
+        try (S3Client s3 = S3Client.builder().endpointOverride(aws.s3Endpoint()).region(Region.of(LocalAws.REGION))
+                .forcePathStyle(true).credentialsProvider(LocalAws.credentials()).httpClient(http)
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build()) {
+            for (int i = 0; i < 3; i++) {
+                String key = "jobs/late-" + i + ".json";
+                s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key), RequestBody.fromString("{\"i\":" + i + "}"));
+            }
+
+            // the SDK frames bodies as aws-chunked over http; S3 reads the terminal chunk and keeps the connection
+            assertThat(http.contentEncodings()).containsOnly("aws-chunked");
+            assertThat(http.connectionsOpened()).as("connections opened for three PUTs").isEqualTo(1);
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("jobs/late-2.json")).asUtf8String())
+                    .isEqualTo("{\"i\":2}");
         }
     }
 
