@@ -1,8 +1,12 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.Optional;
 
 /**
@@ -50,6 +54,19 @@ public record InferenceJob(
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, at, language, speed, instructions);
+    }
+
+    /**
+     * SHA-256 (hex) of everything the client asked for: every field but {@code submittedAt}. The marker keeps it,
+     * so a resubmission of the same request can be told from a different request reusing its requestId.
+     */
+    public String requestDigest() {
+        byte[] canonical = JobJson.write(withSubmittedAt(null)).getBytes(StandardCharsets.UTF_8);
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JRE has SHA-256", e);
+        }
     }
 
     /** The instant after which the job must not start, when it has a TTL and a submission time. */

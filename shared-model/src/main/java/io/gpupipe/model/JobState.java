@@ -16,7 +16,8 @@ public record JobState(
         Instant submittedAt,
         Instant updatedAt,
         Instant startedAt,
-        String taskArn) {
+        String taskArn,
+        String requestDigest) {
 
     public JobState {
         if (requestId == null || status == null) {
@@ -27,12 +28,27 @@ public record JobState(
         }
     }
 
+    /** A marker without the request digest (markers written before it existed read this way too). */
+    public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
+                    Instant startedAt, String taskArn) {
+        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, null);
+    }
+
     public static JobState queued(InferenceJob job, Tier tier, Instant now) {
-        return new JobState(job.requestId(), JobStatus.QUEUED, tier, job.task(), job.submittedAt(), now, null, null);
+        return new JobState(job.requestId(), JobStatus.QUEUED, tier, job.task(), job.submittedAt(), now, null, null,
+                job.requestDigest());
+    }
+
+    /**
+     * True when {@code job} is the request this marker was written for (same {@link InferenceJob#requestDigest()}),
+     * not another request reusing its requestId. A marker without a digest matches nothing.
+     */
+    public boolean describes(InferenceJob job) {
+        return requestDigest != null && requestDigest.equals(job.requestDigest());
     }
 
     public JobState running(String taskArn, Instant now) {
-        return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn);
+        return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest);
     }
 
     /**
@@ -43,11 +59,12 @@ public record JobState(
         if (status != JobStatus.QUEUED) {
             throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
         }
-        return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn);
+        return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest);
     }
 
     public JobState cancelled(Instant now) {
-        return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn);
+        return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn,
+                requestDigest);
     }
 
     /** Only a job that no worker has started can be cancelled. */

@@ -120,7 +120,8 @@ public final class JobService {
     private Optional<SubmitOutcome> resubmit(InferenceJob job, StoredMarker stored) {
         JobState state = stored.state();
         Optional<JobResult> result = store.readResult(job.requestId());
-        if (state.status() != JobStatus.QUEUED || result.isPresent() || state.task() != job.task()) {
+        if (state.status() != JobStatus.QUEUED || result.isPresent() || !state.describes(job)) {
+            // moved on, finished, or another request reusing this requestId: nothing of it may reach a queue
             return Optional.of(duplicate(job.requestId(), Optional.of(state), result));
         }
         JobState requeued = state.requeued(clock.instant());

@@ -192,25 +192,39 @@ class SubmitJobTest {
     }
 
     @Test
-    void submit_shouldAnswer200WithCurrentStatusAndEnqueueNothing_whenRequestIdResubmitted() {
+    void submit_shouldAnswer200AndEnqueueNothing_whenRequestIdIsReusedForADifferentRequest() {
         // given
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hello again\"}";
         given().contentType("application/json").body(body).post("/v1/jobs").then().statusCode(202);
         String firstMarker = probe.object("jobs/" + id + ".json").orElseThrow();
 
-        // when
+        // when: another request under the same requestId
         given().contentType("application/json").body(body.replace("Hello again", "A different prompt"))
                 .post("/v1/jobs")
                 .then().statusCode(200)
                 .body("requestId", equalTo(id)).body("status", equalTo("queued")).body("tier", equalTo("small"))
                 .body("statusUrl", matchesPattern("^http://localhost:\\d+/v1/jobs/" + id + "$"));
-        given().contentType("application/json").body(body).post("/infer")
-                .then().statusCode(200).body("requestId", equalTo(id)).body("tier", equalTo("small"));
 
-        // then
+        // then: only the first request is queued, its marker untouched
         assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Hello again");
         assertThat(probe.object("jobs/" + id + ".json")).contains(firstMarker);
+    }
+
+    @Test
+    void submit_shouldAnswer200AndEnqueueTheSameJobAgain_whenIdenticalRequestIsResubmittedWhileQueued() {
+        // given: a job still queued (no worker has started it)
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hello again\"}";
+        given().contentType("application/json").body(body).post("/v1/jobs").then().statusCode(202);
+
+        // when: the same request again (a client that never saw the first answer), through the seed alias
+        given().contentType("application/json").body(body).post("/infer")
+                .then().statusCode(200).body("requestId", equalTo(id)).body("tier", equalTo("small"));
+
+        // then: the job is on its queue again (the worker de-duplicates), unchanged
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
+                .containsExactly("Hello again", "Hello again");
     }
 }
