@@ -269,7 +269,7 @@ class JobServiceTest {
     }
 
     @Test
-    void submit_shouldAnswerDuplicateOnTheFirstTier_whenAnotherSubmissionWroteTheMarker() {
+    void submit_shouldAnswerDuplicateOnTheFirstTierAndEnqueueNothing_whenADifferentRequestReusesTheRequestId() {
         // given
         String id = UUID.randomUUID().toString();
         JobService service = service(store, line -> { });
@@ -280,10 +280,10 @@ class JobServiceTest {
         SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id
                 + "\",\"prompt\":\"Second\",\"route\":\"large\"}");
 
-        // then: still queued with no result, so it goes on the queue again, on the tier its marker names
+        // then: the first request's status; the second request is not the queued job, so nothing is enqueued
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) outcome).view().tier()).isEqualTo(Tier.SMALL);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).hasSize(1);
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
         assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
     }
 
