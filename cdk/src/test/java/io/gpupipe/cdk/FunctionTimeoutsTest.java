@@ -49,7 +49,8 @@ class FunctionTimeoutsTest {
 
     @Test
     void apiCallTimeouts_shouldEndEveryCallBeforeTheLambdaTimeout_forEveryFunctionInTheTemplate() throws IOException {
-        assertThat(lambdaTimeouts).containsKeys("router", "result-notifier", "scaling-metric", "repair-logger");
+        assertThat(lambdaTimeouts).containsKeys("router", "result-notifier", "scaling-metric", "repair-logger",
+                "dead-letter");
         for (Map.Entry<String, Duration> function : lambdaTimeouts.entrySet()) {
             Properties properties = properties(function.getKey());
             Set<String> services = services(properties);

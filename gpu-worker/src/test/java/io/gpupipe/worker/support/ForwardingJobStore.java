@@ -40,6 +40,11 @@ public abstract class ForwardingJobStore implements JobStore {
     }
 
     @Override
+    public Optional<String> readPayload(String key) {
+        return delegate.readPayload(key);
+    }
+
+    @Override
     public Optional<byte[]> readAudioHead(String requestId, int length) {
         return delegate.readAudioHead(requestId, length);
     }

@@ -24,11 +24,6 @@ public final class RacingJobStore extends ForwardingJobStore {
     }
 
     @Override
-    public Optional<String> readPayload(String key) {
-        return delegate.readPayload(key);
-    }
-
-    @Override
     public MarkerSnapshot readMarker(String requestId) {
         MarkerSnapshot read = delegate.readMarker(requestId);
         Consumer<JobStore> hook = hooks.remove(requestId);
