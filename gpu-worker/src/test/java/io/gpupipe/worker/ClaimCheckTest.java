@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.standin.VllmStandInResource;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -23,15 +19,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
-/** The worker's read side of the router's claim check: a pointer message runs the job stored in S3. */
+/**
+ * The worker's read side of the router's claim check: a pointer message runs the job stored in S3. Shares the app
+ * and resources of {@link WorkerPipelineTest} (Quarkus test resources are global: a second declaration with other
+ * arguments would start a second stand-in and race the first for the REST client's URL).
+ */
 @QuarkusTest
-@QuarkusTestResource(value = LocalAwsTestResource.class, initArgs = {
-    @ResourceArg(name = "small-visibility-seconds", value = "3"),
-    @ResourceArg(name = "large-visibility-seconds", value = "3"),
-    @ResourceArg(name = "max-receive-count", value = "3")})
-@QuarkusTestResource(value = VllmStandInResource.class, initArgs = {
-    @ResourceArg(name = "max-sequences", value = "8"),
-    @ResourceArg(name = "api-key", value = "test-key")})
 class ClaimCheckTest {
     @InjectLocalAws
     LocalAws aws;
