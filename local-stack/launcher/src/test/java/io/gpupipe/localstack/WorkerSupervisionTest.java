@@ -42,6 +42,7 @@ class WorkerSupervisionTest {
 
             // when
             ProcessHandle.of(first.process().pid()).orElseThrow().destroyForcibly();
+            long killedAt = System.nanoTime();
 
             // then
             WorkerSupervisor supervisor = stack.workerSupervisors().get(Tier.SMALL);
@@ -51,6 +52,11 @@ class WorkerSupervisionTest {
             assertThat(output.toString(StandardCharsets.UTF_8))
                     .contains(WorkerProcess.name(Tier.SMALL) + " (pid " + first.process().pid() + ") exited with code")
                     .contains(WorkerProcess.name(Tier.SMALL) + " restarted (pid ");
+            // A long poll the killed process had open may still be pending on the queue (up to the worker's 20 s
+            // wait time); a message it takes stays invisible for the 300 s visibility timeout, as on SQS. Submit
+            // once that poll has surely ended, so the job is the restarted worker's to take.
+            ApiClient.sleep(Math.max(0, Duration.ofSeconds(22).toMillis()
+                    - Duration.ofNanos(System.nanoTime() - killedAt).toMillis()));
             String id = UUID.randomUUID().toString();
             assertThat(api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"After the "
                     + "restart.\"}").status()).isEqualTo(202);
