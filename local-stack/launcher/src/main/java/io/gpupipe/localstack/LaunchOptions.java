@@ -26,7 +26,8 @@ public record LaunchOptions(
         URI modelServerUrl,
         Set<Tier> workers,
         Duration metricInterval,
-        Path repo) {
+        Path repo,
+        int routerConcurrency) {
 
     public static final int DEFAULT_API_PORT = 8080;
     public static final int DEFAULT_SQS_PORT = 9324;
@@ -36,9 +37,28 @@ public record LaunchOptions(
     public static final String DEFAULT_TEXT_MODEL_SHA256 =
             "270cba1bd5109f42d03350f60406024560464db173c0e387d91f0426d3bd256d";
     public static final Duration DEFAULT_METRIC_INTERVAL = Duration.ofSeconds(60);
+    /**
+     * Router invocations at once: Lambda gives every concurrent request its own execution environment (up to the
+     * account's concurrency limit), so a burst of clients never queues behind one environment. 16 covers the
+     * benchmarks' 16 clients; the environments share one JVM here.
+     */
+    public static final int DEFAULT_ROUTER_CONCURRENCY = 16;
+    public static final int MAX_ROUTER_CONCURRENCY = 64;
 
     public LaunchOptions {
         workers = workers.isEmpty() ? EnumSet.noneOf(Tier.class) : EnumSet.copyOf(workers);
+        if (routerConcurrency < 1 || routerConcurrency > MAX_ROUTER_CONCURRENCY) {
+            throw new IllegalArgumentException("router concurrency must be 1.." + MAX_ROUTER_CONCURRENCY + ": "
+                    + routerConcurrency);
+        }
+    }
+
+    /** The options with the default router concurrency. */
+    public LaunchOptions(int apiPort, int sqsPort, int s3Port, Path dataDir, Path textModel,
+                         boolean downloadTextModel, URI textModelUrl, String textModelSha256, Path cacheDir,
+                         Backend backend, URI modelServerUrl, Set<Tier> workers, Duration metricInterval, Path repo) {
+        this(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256, cacheDir,
+                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY);
     }
 
     /** The defaults of the command line, with the given repository root and cache directory. */
@@ -51,21 +71,26 @@ public record LaunchOptions(
     /** Any free ports for the API, SQS and S3 (tests; never collides with a developer's 8080). */
     public LaunchOptions withFreePorts() {
         return new LaunchOptions(0, 0, 0, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256,
-                cacheDir, backend, modelServerUrl, workers, metricInterval, repo);
+                cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency);
     }
 
     public LaunchOptions withTextModel(Path model) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, model, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo);
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency);
     }
 
     public LaunchOptions withWorkers(Set<Tier> tiers) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo);
+                textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo, routerConcurrency);
     }
 
     public LaunchOptions withMetricInterval(Duration interval) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo);
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo, routerConcurrency);
+    }
+
+    public LaunchOptions withRouterConcurrency(int environments) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, environments);
     }
 }

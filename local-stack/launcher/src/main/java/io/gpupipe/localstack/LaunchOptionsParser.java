@@ -37,6 +37,7 @@ public final class LaunchOptionsParser {
             "  --workers LIST           tiers that get a worker: small,large | small | large | none",
             "                           [small,large]; run the others yourself, e.g. from your IDE",
             "  --metric-interval SECS   how often the scaling-metric function runs                     [60]",
+            "  --router-concurrency N   router invocations at once (Lambda execution environments, 1-64) [16]",
             "  --help                   this text",
             "",
             "Ctrl-C drains the workers, stops everything and exits 0.");
@@ -118,7 +119,7 @@ public final class LaunchOptionsParser {
     private static final class Builder {
         private static final Set<String> FLAGS = Set.of("--api-port", "--sqs-port", "--s3-port", "--data",
                 "--text-model", "--text-model-url", "--text-model-sha256", "--cache-dir", "--backend",
-                "--model-server-url", "--workers", "--metric-interval");
+                "--model-server-url", "--workers", "--metric-interval", "--router-concurrency");
 
         private final LaunchOptions d;
         private int apiPort;
@@ -134,6 +135,7 @@ public final class LaunchOptionsParser {
         private URI modelServerUrl;
         private Set<Tier> workers;
         private Duration metricInterval;
+        private int routerConcurrency;
 
         Builder(LaunchOptions d, Map<String, String> env) {
             this.d = d;
@@ -151,6 +153,7 @@ public final class LaunchOptionsParser {
             backend = null;
             workers = d.workers();
             metricInterval = d.metricInterval();
+            routerConcurrency = d.routerConcurrency();
         }
 
         boolean knows(String flag) {
@@ -172,6 +175,7 @@ public final class LaunchOptionsParser {
                 case "--model-server-url" -> modelServerUrl = uri(flag, value);
                 case "--workers" -> workers = tiers(value);
                 case "--metric-interval" -> metricInterval = Duration.ofSeconds(positive(flag, value));
+                case "--router-concurrency" -> routerConcurrency = environments(flag, value);
                 default -> throw new BadFlagException("unknown flag " + flag + "; run with --help to list the flags");
             }
         }
@@ -193,7 +197,7 @@ public final class LaunchOptionsParser {
                 throw new BadFlagException("--text-model and --download-text-model both given; use one of them");
             }
             return new LaunchOptions(apiPort, sqsPort, s3Port, data, textModel, download, textModelUrl, sha256,
-                    cacheDir, chosen, modelServerUrl, workers, metricInterval, d.repo());
+                    cacheDir, chosen, modelServerUrl, workers, metricInterval, d.repo(), routerConcurrency);
         }
 
         private static int port(String flag, String value) {
@@ -219,6 +223,19 @@ public final class LaunchOptionsParser {
                 // reported below
             }
             throw new BadFlagException(flag + " must be a positive whole number of seconds, got '" + value + "'");
+        }
+
+        private static int environments(String flag, String value) {
+            try {
+                int n = Integer.parseInt(value.strip());
+                if (n >= 1 && n <= LaunchOptions.MAX_ROUTER_CONCURRENCY) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new BadFlagException(flag + " must be a whole number from 1 to "
+                    + LaunchOptions.MAX_ROUTER_CONCURRENCY + ", got '" + value + "'");
         }
 
         private static URI uri(String flag, String value) {

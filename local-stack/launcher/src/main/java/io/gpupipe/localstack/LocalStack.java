@@ -45,11 +45,6 @@ public final class LocalStack implements AutoCloseable {
     static final Duration WORKER_START_LIMIT = Duration.ofMinutes(5);
     static final Duration WORKER_DRAIN_LIMIT = Duration.ofSeconds(110);
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
-    /**
-     * Router invocations at once. One execution environment, as {@code sam local} runs; raising it (N environments
-     * sharing one JVM) did not raise throughput on 2 cores, where the workers use the CPU.
-     */
-    static final int ROUTER_CONCURRENCY = 1;
 
     private final LaunchOptions options;
     private final Console console;
@@ -132,7 +127,7 @@ public final class LocalStack implements AutoCloseable {
         step("starting the router function from " + packages.repo().relativize(routerZip));
         router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15),
                 overrides.apply("router", env.router()))
-                .withConcurrency(ROUTER_CONCURRENCY), routerZip, childClasses);
+                .withConcurrency(options.routerConcurrency()), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
             sns = startSns();

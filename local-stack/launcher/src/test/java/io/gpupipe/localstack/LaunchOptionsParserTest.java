@@ -41,8 +41,23 @@ class LaunchOptionsParserTest {
         assertThat(options.backend()).isEqualTo(Backend.EMBEDDED);
         assertThat(options.workers()).containsExactlyInAnyOrder(Tier.SMALL, Tier.LARGE);
         assertThat(options.metricInterval()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.routerConcurrency()).isEqualTo(16);
         assertThat(options.textModelSha256())
                 .isEqualTo("270cba1bd5109f42d03350f60406024560464db173c0e387d91f0426d3bd256d");
+    }
+
+    @Test
+    void parse_shouldSetTheRouterEnvironments_whenRouterConcurrencyIsGiven() {
+        assertThat(run("--router-concurrency", "4").routerConcurrency()).isEqualTo(4);
+        assertThat(run("--router-concurrency=64").routerConcurrency()).isEqualTo(64);
+    }
+
+    @Test
+    void parse_shouldNameTheRange_whenRouterConcurrencyIsOutOfIt() {
+        assertThat(invalid("--router-concurrency", "0")).isEqualTo(
+                "--router-concurrency must be a whole number from 1 to 64, got '0'");
+        assertThat(invalid("--router-concurrency", "65")).contains("from 1 to 64");
+        assertThat(invalid("--router-concurrency", "many")).contains("got 'many'");
     }
 
     @Test

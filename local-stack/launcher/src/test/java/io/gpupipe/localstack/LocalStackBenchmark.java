@@ -3,6 +3,8 @@ package io.gpupipe.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.Tier;
+import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -21,17 +24,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Throughput of the default local stack (both workers, embedded backend): 500 speech jobs submitted over HTTP by 16
- * concurrent clients; prints the start-up time, the API's acceptance rate and latency, and the end-to-end rate
- * (first submission to last result object in S3). Run: {@code ./mvnw -B -Pbenchmark -pl local-stack/launcher verify}.
+ * Throughput of the local stack over its HTTP API, 16 concurrent clients, from first submission to the last result
+ * object in S3. Two runs: 500 speech jobs on the default stack (embedded backend: FreeTTS takes the CPUs), and 2,000
+ * text jobs with an instant model (the {@code openai} backend against the vLLM stand-in with zero-cost decode steps),
+ * which measures the pipeline itself: router, SQS, S3, workers and the notifier. Each prints the API's acceptance
+ * rate and submit latency and the end-to-end rate.
+ * Run: {@code ./mvnw -B -Pbenchmark -pl local-stack/launcher -am verify} ({@code -Dbenchmark.jobs=N} for the speech
+ * run, {@code -Dbenchmark.instant-jobs=N} for the instant one, {@code -Dbenchmark.router-concurrency=N} for the router's
+ * execution environments).
  */
 class LocalStackBenchmark {
-    private static final int JOBS = Integer.getInteger("benchmark.jobs", 500);
+    private static final int SPEECH_JOBS = Integer.getInteger("benchmark.jobs", 500);
+    private static final int INSTANT_JOBS = Integer.getInteger("benchmark.instant-jobs", 2_000);
     private static final int CLIENTS = 16;
+    private static final int ROUTER_ENVIRONMENTS = Integer.getInteger("benchmark.router-concurrency",
+            LaunchOptions.DEFAULT_ROUTER_CONCURRENCY);
 
     @TempDir
     Path cache;
@@ -39,6 +51,32 @@ class LocalStackBenchmark {
     @Test
     void speechJobs_throughput() throws Exception {
         RequiredPackages.assertBuilt();
+        LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
+                .withRouterConcurrency(ROUTER_ENVIRONMENTS);
+        measure("speech jobs, embedded backend (FreeTTS)", options, SPEECH_JOBS, i -> "{\"requestId\":\""
+                + UUID.randomUUID() + "\",\"task\":\"speech\",\"prompt\":\"Job " + i
+                + " of the local stack benchmark.\"}");
+    }
+
+    @Test
+    void instantModel_throughput() throws Exception {
+        RequiredPackages.assertBuilt();
+        // No decode cost and room for every window slot of both workers: the model server is never the bottleneck.
+        try (VllmStandIn model = VllmStandIn.start(VllmStandIn.Settings.defaults().withStep(Duration.ZERO, 0)
+                .withMaxSequences(256))) {
+            LaunchOptions options = new LaunchOptions(0, 0, 0, null, null, false,
+                    LaunchOptions.DEFAULT_TEXT_MODEL_URL, LaunchOptions.DEFAULT_TEXT_MODEL_SHA256, cache,
+                    Backend.OPENAI, model.url(), EnumSet.allOf(Tier.class), LaunchOptions.DEFAULT_METRIC_INTERVAL,
+                    TestPaths.repo()).withRouterConcurrency(ROUTER_ENVIRONMENTS);
+            Tier[] tiers = Tier.values();
+            measure("text jobs, instant model (openai backend, vLLM stand-in, zero-cost steps)", options,
+                    INSTANT_JOBS, i -> "{\"requestId\":\"" + UUID.randomUUID() + "\",\"task\":\"generate\",\"route\":\""
+                            + tiers[i % tiers.length].wireName() + "\",\"maxTokens\":8,\"prompt\":\"Job " + i
+                            + " of the instant-model benchmark.\"}");
+        }
+    }
+
+    private void measure(String what, LaunchOptions options, int jobs, IntFunction<String> body) throws Exception {
         PrintStream quiet = new PrintStream(System.out, true, StandardCharsets.UTF_8) {
             @Override
             public void println(String line) {
@@ -48,8 +86,7 @@ class LocalStackBenchmark {
             }
         };
         long startNanos = System.nanoTime();
-        try (LocalStack stack = LocalStack.start(LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts(),
-                new Console(quiet))) {
+        try (LocalStack stack = LocalStack.start(options, new Console(quiet))) {
             Duration startUp = Duration.ofNanos(System.nanoTime() - startNanos);
             Set<String> done = ConcurrentHashMap.newKeySet();
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
@@ -60,13 +97,12 @@ class LocalStackBenchmark {
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
             List<Future<Integer>> replies = new ArrayList<>();
             long t0 = System.nanoTime();
-            for (int i = 0; i < JOBS; i++) {
-                String body = "{\"requestId\":\"" + UUID.randomUUID() + "\",\"task\":\"speech\",\"prompt\":\"Job "
-                        + i + " of the local stack benchmark.\"}";
+            for (int i = 0; i < jobs; i++) {
+                String json = body.apply(i);
                 replies.add(clients.submit(() -> {
                     long s = System.nanoTime();
                     int status = http.send(HttpRequest.newBuilder(submit).header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                            .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                             HttpResponse.BodyHandlers.discarding()).statusCode();
                     latencies.add(System.nanoTime() - s);
                     return status;
@@ -83,6 +119,7 @@ class LocalStackBenchmark {
                 }
             }
             long accepted = System.nanoTime() - t0;
+            assertThat(others).as("every benchmark job is valid and must be accepted with 202").isEmpty();
             long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
             while (done.size() < queued && System.nanoTime() < deadline) {
                 Thread.sleep(20);
@@ -92,11 +129,12 @@ class LocalStackBenchmark {
             assertThat(done).hasSize(queued);
             List<Long> sorted = new ArrayList<>(latencies);
             Collections.sort(sorted);
-            System.out.printf(Locale.ROOT, "%nBENCHMARK local stack, %d speech jobs over HTTP, %d clients, %d cores%n",
-                    JOBS, CLIENTS, Runtime.getRuntime().availableProcessors());
+            System.out.printf(Locale.ROOT, "%nBENCHMARK local stack, %d %s over HTTP, %d clients, router "
+                    + "environments %d, %d cores%n", jobs, what, CLIENTS, options.routerConcurrency(),
+                    Runtime.getRuntime().availableProcessors());
             System.out.printf(Locale.ROOT, "  start-up (in-process, to ready): %.1f s%n", startUp.toMillis() / 1e3);
             System.out.printf(Locale.ROOT, "  API accepted all in %.1f s: %.1f jobs/s; submit latency p50 %.1f ms, "
-                    + "p99 %.1f ms%n", accepted / 1e9, JOBS / (accepted / 1e9), pct(sorted, 0.50), pct(sorted, 0.99));
+                    + "p99 %.1f ms%n", accepted / 1e9, jobs / (accepted / 1e9), pct(sorted, 0.50), pct(sorted, 0.99));
             System.out.printf(Locale.ROOT, "  answers: %d x 202 queued, other: %s%n", queued, others);
             System.out.printf(Locale.ROOT, "  all %d results in S3 after %.1f s: %.1f jobs/s end to end%n%n",
                     queued, finished / 1e9, queued / (finished / 1e9));

@@ -49,7 +49,9 @@ public final class HttpApiFacade implements AutoCloseable {
     public static HttpApiFacade start(int port, List<HttpApiRoute> routes, FunctionInvoker function,
                                       Console console) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
-        ExecutorService executor = Executors.newFixedThreadPool(32, r -> {
+        // API Gateway has no concurrency limit of its own worth modelling; enough threads that the router's
+        // environments (at most LaunchOptions.MAX_ROUTER_CONCURRENCY) are the only bound.
+        ExecutorService executor = Executors.newFixedThreadPool(64, r -> {
             Thread t = new Thread(r, "http-api");
             t.setDaemon(true);
             return t;

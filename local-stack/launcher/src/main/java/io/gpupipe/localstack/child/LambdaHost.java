@@ -47,6 +47,7 @@ public final class LambdaHost {
     private final Method handleRequest;
     private final Class<?> contextType;
     private final ExecutorService environments;
+    private final int concurrency;
 
     private LambdaHost(String functionName, int memoryMb, long timeoutMillis, Object handler, Method handleRequest,
                        Class<?> contextType, int concurrency) {
@@ -56,6 +57,7 @@ public final class LambdaHost {
         this.handler = handler;
         this.handleRequest = handleRequest;
         this.contextType = contextType;
+        this.concurrency = concurrency;
         this.environments = Executors.newFixedThreadPool(concurrency, r -> {
             Thread t = new Thread(r, "lambda-environment");
             t.setDaemon(true);
@@ -85,7 +87,8 @@ public final class LambdaHost {
         }
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
         server.createContext(INVOKE_PATH_PREFIX, host::serve);
-        server.setExecutor(Executors.newFixedThreadPool(16));
+        // One invoke-API thread per execution environment (each waits for its invocation), never fewer than 16.
+        server.setExecutor(Executors.newFixedThreadPool(Math.max(16, host.concurrency)));
         server.start();
         long initMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         System.out.println(READY_MARKER + " port=" + server.getAddress().getPort() + " init-ms=" + initMs);
