@@ -15,6 +15,8 @@ final class ScenarioRow {
     int succeeded;
     final Map<String, Integer> failedByCode = new TreeMap<>();
     int cancelled;
+    /** Jobs whose cancel was answered 202 that still got a result (a finding line; no column of its own). */
+    int cancelledButRan;
     int lost;
     int duplicateResults;
     int doubleInferences;
@@ -48,6 +50,7 @@ final class ScenarioRow {
         succeeded += other.succeeded;
         other.failedByCode.forEach((code, n) -> failedByCode.merge(code, n, Integer::sum));
         cancelled += other.cancelled;
+        cancelledButRan += other.cancelledButRan;
         lost += other.lost;
         duplicateResults += other.duplicateResults;
         doubleInferences += other.doubleInferences;
@@ -67,7 +70,8 @@ final class ScenarioRow {
 
     /** Any invariant broken in this row (double inferences are counted, not a failure: no result is doubled). */
     boolean broken() {
-        return lost > 0 || duplicateResults > 0 || stuck > 0 || unfinished > 0 || statusDisagrees > 0
+        return lost > 0 || duplicateResults > 0 || cancelledButRan > 0 || stuck > 0 || unfinished > 0
+                || statusDisagrees > 0
                 || overRetryBound > 0 || callbacksMissing > 0 || deadLettersWithoutFailed > 0
                 || poisonInDlq < poisonSent;
     }

@@ -141,7 +141,9 @@ public final class SoakVerdict {
                 row.failedByCode.merge(Objects.requireNonNullElse(errorCode, "?"), 1, Integer::sum);
             }
             if (job.isCancelAccepted()) {
-                findings.add("cancel answered 202 but the job has a result: " + id + " " + expectedStatus);
+                row.cancelledButRan++;
+                findings.add("cancel answered 202 but the job has a result: " + id + " (" + job.scenario().label()
+                        + ") " + expectedStatus);
             }
             if (job.callback()) {
                 checkCallback(row, id, expectedStatus, errorCode, evidence.callbacks().signed(id));
@@ -278,8 +280,8 @@ public final class SoakVerdict {
     }
 
     /**
-     * True when any invariant is violated: a job lost, with more than one result, stuck, unfinished at the settle
-     * limit, misreported by the status API, over the retry bound or without its signed callback; a DLQ entry without
+     * True when any invariant is violated: a job lost, with more than one result (or any, after a cancel answered
+     * 202), stuck, unfinished at the settle limit, misreported by the status API, over the retry bound or without its signed callback; a DLQ entry without
      * a failed result, unread, unknown, or an expected poison message missing; a callback failing verification.
      */
     public boolean broken() {

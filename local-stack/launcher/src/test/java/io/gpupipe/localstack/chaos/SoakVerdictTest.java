@@ -172,6 +172,17 @@ class SoakVerdictTest {
     }
 
     @Test
+    void verdict_shouldFail_whenAJobWhoseCancelWasAcceptedStillGotAResult() {
+        SoakJob job = succeeded(Scenario.DUPLICATES);
+        job.cancelAccepted();
+
+        SoakVerdict verdict = verdict();
+
+        assertThat(verdict.broken()).isTrue();
+        assertThat(verdict.findings()).anyMatch(f -> f.startsWith("cancel answered 202"));
+    }
+
+    @Test
     void verdict_shouldFail_whenTheStatusApiDisagreesWithStorage() {
         SoakJob job = succeeded(Scenario.BASELINE);
         statuses.put(job.requestId(), "running");
