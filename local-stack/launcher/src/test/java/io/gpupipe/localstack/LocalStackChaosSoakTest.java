@@ -12,6 +12,8 @@ import io.gpupipe.localstack.chaos.SoakJob;
 import io.gpupipe.localstack.chaos.SoakJobs;
 import io.gpupipe.localstack.chaos.SoakSettings;
 import io.gpupipe.localstack.chaos.SoakVerdict;
+import io.gpupipe.localstack.chaos.WorkerRetryPolicy;
+import io.gpupipe.localstack.events.SqsEventSource;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.ComponentPackages;
 import io.gpupipe.localstack.internal.WorkerSupervisor;
@@ -27,7 +29,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -48,14 +49,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * runs 10,000 jobs in real time ({@code -Dchaos.jobs=N}, {@code -Dchaos.time-scale=F}).
  */
 class LocalStackChaosSoakTest {
-    /** The worker's calls to the model per delivery (its default gpupipe.worker.retry.max-calls). */
-    private static final int CALLS_PER_DELIVERY = 4;
-
     @TempDir
     Path cache;
 
     private final Map<String, SoakJob> jobs = new ConcurrentHashMap<>();
-    private final Set<String> malformedTags = ConcurrentHashMap.newKeySet();
+    private final Map<String, Scenario> malformedTags = new ConcurrentHashMap<>();
     private final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     private volatile boolean deadLetterRunning;
 
@@ -93,10 +91,15 @@ class LocalStackChaosSoakTest {
                 boolean quiet = settle(settings, sqs, stack.aws());
                 awaitCallbacks(settings, receiver);
                 say(String.format("all scenarios and settling took %.0f s", (System.nanoTime() - start) / 1e9));
-                SoakVerdict verdict = SoakVerdict.of(jobs.values(), new SoakVerdict.Evidence(s3,
-                        stack.aws().bucket(), client, model.completionPrompts(), model.generatedPrompts(), receiver,
-                        peekDeadLetters(sqs, stack.aws()), malformedTags, CALLS_PER_DELIVERY,
-                        stack.aws().maxReceiveCount(), quiet && queuesIdle(sqs, stack.aws())));
+                boolean idle = quiet && queuesIdle(sqs, stack.aws());
+                SoakVerdict.RetryBound retryBound = new SoakVerdict.RetryBound(
+                        WorkerRetryPolicy.callsPerDelivery(TestPaths.repo()), stack.aws().maxReceiveCount());
+                say("retry bound: " + retryBound.callsPerDelivery() + " model calls per delivery (the packaged "
+                        + "worker's default), " + retryBound.maxReceiveCount() + " receives per message");
+                SoakVerdict verdict = SoakVerdict.of(jobs.values(), new SoakVerdict.Evidence(
+                        SoakVerdict.Storage.s3(s3, stack.aws().bucket()), client::status, model.completionPrompts(),
+                        model.generatedPrompts(), receiver, readDeadLetters(stack, sqs), malformedTags, retryBound,
+                        idle));
                 proxies.put("model-server", modelProxy);
                 proxies.put("webhook-receiver", webhookProxy);
                 report(settings, verdict, stack, proxies);
@@ -130,7 +133,8 @@ class LocalStackChaosSoakTest {
                         Double.toString(settings.routerDieRatio())))
                 .withEnvironment("worker-small", worker)
                 .withEnvironment("worker-large", worker)
-                .withLocalAws(aws -> aws.withVisibilityTimeouts(8, 12))
+                .withLocalAws(aws -> aws.withVisibilityTimeouts(Faults.SMALL_VISIBILITY_SECONDS,
+                        Faults.LARGE_VISIBILITY_SECONDS))
                 .withRestartPolicy(new WorkerSupervisor.RestartPolicy(Duration.ofMillis(500), Duration.ofSeconds(5),
                         Duration.ofSeconds(30), Duration.ofMinutes(5)));
     }
@@ -177,7 +181,8 @@ class LocalStackChaosSoakTest {
             String id = SoakJobs.newId();
             SoakJob job = new SoakJob(id, scenario, false, true);
             jobs.put(id, job);
-            String body = SoakJobs.job(id, i, callbackBase + CallbackReceiver.path(id));
+            boolean slow = (scenario == Scenario.VISIBILITY_LAPSE || scenario == Scenario.ALL) && i < Faults.SLOW_JOBS;
+            String body = SoakJobs.job(id, i, callbackBase + CallbackReceiver.path(id), slow);
             String queue = aws.queueUrl(i % 5 == 4 ? LocalAws.LARGE_QUEUE : LocalAws.SMALL_QUEUE);
             boolean racing = duplicates && (scenario == Scenario.DUPLICATES || i % 3 == 0);
             boolean cancel = racing && i % 3 == 0;
@@ -209,7 +214,7 @@ class LocalStackChaosSoakTest {
     private void poison(Scenario scenario, SoakClient client, LocalAws aws) {
         for (String queue : List.of(LocalAws.SMALL_QUEUE, LocalAws.LARGE_QUEUE)) {
             String tag = "poison-tag-" + SoakJobs.newId();
-            malformedTags.add(tag);
+            malformedTags.put(tag, scenario);
             client.sendToQueue(aws.queueUrl(queue), SoakJobs.malformed(tag));
         }
         SoakJob oversized = new SoakJob(SoakJobs.newId(), scenario, true, false);
@@ -296,24 +301,46 @@ class LocalStackChaosSoakTest {
         long deadline = System.nanoTime() + settings.settleLimit().dividedBy(2).toNanos();
         while (System.nanoTime() < deadline) {
             if (jobs.values().stream().noneMatch(j -> j.callback() && j.resultWrites() > 0
-                    && receiver.deliveries(j.requestId()) == 0)) {
+                    && receiver.signed(j.requestId()).isEmpty())) {
                 return;
             }
             SoakClient.sleep(500);
         }
     }
 
-    /** Every message in the DLQ, hidden (not deleted) while read so that each is seen once. */
-    private static List<String> peekDeadLetters(SqsClient sqs, LocalAws aws) {
+    /**
+     * Every message in the DLQ, including those in flight: the dead-letter function keeps messages it cannot attribute
+     * as batch item failures, so at any moment some are invisible, not gone. Its event source is stopped first, then
+     * the soak waits (bounded by the DLQ's visibility timeout) until nothing is in flight, and reads every message,
+     * hidden (not deleted) while read so that each is seen once. Whatever is still in flight is counted as unread.
+     */
+    private SoakVerdict.DeadLetters readDeadLetters(LocalStack stack, SqsClient sqs) {
+        stack.dlqEvents().ifPresent(SqsEventSource::close);
+        String dlq = stack.aws().queueUrl(LocalAws.DLQ);
+        int visibilitySeconds = Integer.parseInt(dlqAttribute(sqs, dlq, QueueAttributeName.VISIBILITY_TIMEOUT));
+        long deadline = System.nanoTime() + Duration.ofSeconds(visibilitySeconds + 10L).toNanos();
+        while (inFlight(sqs, dlq) > 0 && System.nanoTime() < deadline) {
+            SoakClient.sleep(500);
+        }
+        say("DLQ: its consumer stopped; " + inFlight(sqs, dlq) + " message(s) in flight before reading");
         List<String> bodies = new ArrayList<>();
         int empty = 0;
         while (empty < 2) {
-            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.DLQ))
-                    .maxNumberOfMessages(10).visibilityTimeout(600).waitTimeSeconds(1)).messages();
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(dlq).maxNumberOfMessages(10)
+                    .visibilityTimeout(600).waitTimeSeconds(1)).messages();
             empty = batch.isEmpty() ? empty + 1 : 0;
             batch.forEach(m -> bodies.add(m.body()));
         }
-        return bodies;
+        return new SoakVerdict.DeadLetters(bodies, Math.max(0, inFlight(sqs, dlq) - bodies.size()));
+    }
+
+    private static int inFlight(SqsClient sqs, String queueUrl) {
+        return Integer.parseInt(dlqAttribute(sqs, queueUrl,
+                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
+    }
+
+    private static String dlqAttribute(SqsClient sqs, String queueUrl, QueueAttributeName name) {
+        return sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(name)).attributes().get(name);
     }
 
     /** Whether the stack runs a dead-letter handler: it says so on the console when it starts one. */
@@ -338,7 +365,11 @@ class LocalStackChaosSoakTest {
         text.append("  columns: cncl = cancelled before start (marker cancelled, no result); dblinf = jobs with more "
                 + "than one successful model generation; unfin = no result while messages were still in flight at "
                 + "the settle limit; stat = status API disagreeing with storage; cb = jobs with a result but no "
-                + "signed callback; 4xx = submissions refused (not tracked)\n");
+                + "callback whose signature verifies and whose body reports that result; calls> = jobs with more "
+                + "model calls than the retry bound; dlq! = DLQ entries with a requestId but no failed result; "
+                + "poison = unattributable poison messages found in the DLQ / sent; 4xx = submissions refused (not "
+                + "tracked). Every column but ok, failed, cncl, dblinf, p50, p99, jobs/s and 4xx fails the soak "
+                + "when not 0 (poison: when found < sent)\n");
         text.append(verdict.table());
         List<String> findings = verdict.findings();
         findings.stream().limit(40).forEach(f -> text.append("  ").append(f).append('\n'));

@@ -12,18 +12,21 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A client's webhook endpoint on localhost: counts the callbacks whose signature verifies, per requestId.
+ * A client's webhook endpoint on localhost: keeps, per requestId, what each callback whose HMAC signature verifies
+ * reported (the signature covers the body, so a verified status is what the notifier signed); counts the rest.
  */
-public final class CallbackReceiver implements AutoCloseable {
+public final class CallbackReceiver implements AutoCloseable, SoakVerdict.Callbacks {
     private final String secret;
-    private final Map<String, AtomicInteger> verified = new ConcurrentHashMap<>();
+    private final Map<String, List<SoakVerdict.SignedCallback>> verified = new ConcurrentHashMap<>();
     private final AtomicInteger rejected = new AtomicInteger();
     private final ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "callback-receiver");
@@ -65,34 +68,35 @@ public final class CallbackReceiver implements AutoCloseable {
                     exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER),
                     exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER), body, Instant.now(),
                     CallbackSignature.DEFAULT_TOLERANCE);
-            String requestId = requestId(body);
+            JsonNode event = parse(body);
+            String requestId = event.path("requestId").asText(null);
             if (!valid || requestId == null) {
                 rejected.incrementAndGet();
                 exchange.sendResponseHeaders(401, -1);
                 return;
             }
-            verified.computeIfAbsent(requestId, id -> new AtomicInteger()).incrementAndGet();
+            verified.computeIfAbsent(requestId, id -> new CopyOnWriteArrayList<>()).add(new SoakVerdict.SignedCallback(
+                    event.path("status").asText(), event.path("errorCode").asText(null)));
             exchange.sendResponseHeaders(204, -1);
         }
     }
 
-    private static String requestId(String body) {
+    /** The result event (io.gpupipe.model.notify.ResultEvent's JSON), or an empty node when it is not JSON. */
+    private static JsonNode parse(String body) {
         try {
             JsonNode event = JobJson.mapper().readTree(body);
-            String id = event.path("requestId").asText(null);
-            return id != null ? id : event.path("result").path("requestId").asText(null);
+            return event == null ? JobJson.mapper().createObjectNode() : event;
         } catch (IOException e) {
-            return null;
+            return JobJson.mapper().createObjectNode();
         }
     }
 
-    /** Signed callbacks received for {@code requestId}. */
-    public int deliveries(String requestId) {
-        AtomicInteger count = verified.get(requestId);
-        return count == null ? 0 : count.get();
+    @Override
+    public List<SoakVerdict.SignedCallback> signed(String requestId) {
+        return verified.getOrDefault(requestId, List.of());
     }
 
-    /** Callbacks whose signature did not verify or that named no requestId. */
+    @Override
     public int rejected() {
         return rejected.get();
     }

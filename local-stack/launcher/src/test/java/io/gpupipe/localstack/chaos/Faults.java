@@ -23,6 +23,18 @@ public final class Faults {
                           FaultProxy model, FaultProxy webhook) {
     }
 
+    /** The tier queues' visibility timeouts in the soak: short, so that a lapse is quick to provoke. */
+    public static final int SMALL_VISIBILITY_SECONDS = 8;
+    public static final int LARGE_VISIBILITY_SECONDS = 12;
+    /** How many of a scenario's first jobs are slow (visibility-lapse and all-together). */
+    public static final int SLOW_JOBS = 8;
+    /** When the workers' SQS is cut in the visibility-lapse scenario (the slow jobs are running by then). */
+    static final Duration LAPSE_START = Duration.ofSeconds(5);
+    /** How long the workers' SQS stays cut: longer than either tier's visibility timeout. */
+    static final Duration LAPSE = Duration.ofSeconds(Math.max(SMALL_VISIBILITY_SECONDS, LARGE_VISIBILITY_SECONDS) + 3);
+    /** How long a slow job's model call takes: it outlives the cut, so the job is still running when SQS is back. */
+    static final Duration SLOW_JOB = Duration.ofSeconds(25);
+
     private final LocalStack stack;
     private final Proxies proxies;
     private final VllmStandIn model;
@@ -36,12 +48,14 @@ public final class Faults {
         this.model = model;
         this.settings = settings;
         this.log = log;
+        model.slow(SoakJobs.OUTLASTS_VISIBILITY, SLOW_JOB);
     }
 
     /** Runs the scenario's faults within {@code window} and returns once everything is healthy again. */
     public void inject(Scenario scenario, Duration window) {
         List<Runnable> scripts = switch (scenario) {
             case BASELINE, DUPLICATES, POISON -> List.of();
+            case VISIBILITY_LAPSE -> List.of(this::visibilityLapse);
             case WORKER_SIGKILL -> List.of(() -> killWorkers(window));
             case WORKER_SIGTERM -> List.of(() -> rollingRestart(window));
             case MODEL_500 -> List.of(() -> modelErrors(window));
@@ -122,6 +136,22 @@ public final class Faults {
             pause(length);
             proxies.routerSqs().mode(FaultProxy.Mode.PASS);
         }
+    }
+
+    /**
+     * Jobs marked {@link SoakJobs#OUTLASTS_VISIBILITY} take {@link #SLOW_JOB}; meanwhile the workers' SQS is cut for
+     * longer than either tier's visibility timeout, so their heartbeats cannot extend it and, once SQS is back, the
+     * queue hands the still-running jobs out again. Not scaled: the lengths are relative to the visibility timeouts.
+     */
+    private void visibilityLapse() {
+        pause(LAPSE_START);
+        log.accept(proxies.workerSqs().name() + ": REFUSE for " + LAPSE.toMillis() + " ms (longer than the "
+                + "visibility timeouts, shorter than the slow jobs)");
+        proxies.workerSqs().mode(FaultProxy.Mode.REFUSE);
+        pause(LAPSE);
+        proxies.workerSqs().mode(FaultProxy.Mode.PASS);
+        log.accept(proxies.workerSqs().name() + ": back");
+        pause(SLOW_JOB.minus(LAPSE_START).minus(LAPSE));
     }
 
     private void webhookDown(Duration window) {

@@ -13,6 +13,8 @@ public enum Scenario {
     ROUTER_ENQUEUE("router-enqueue", "the router's SQS refused in bursts (marker written, enqueue fails)"),
     DUPLICATES("duplicates", "every job submitted 3x concurrently, copied straight to its queue, a third cancelled "
             + "right after the submit"),
+    VISIBILITY_LAPSE("visibility-lapse", "the first jobs take longer than the queue's visibility timeout while the "
+            + "workers cannot reach SQS to extend it: SQS delivers them again while the first inference still runs"),
     POISON("poison", "malformed, oversized and unknown-task messages sent straight to the queues"),
     WEBHOOK_DOWN("webhook-down", "the clients' webhook receiver is down for 60 s"),
     ALL("all-together", "every fault above at once");

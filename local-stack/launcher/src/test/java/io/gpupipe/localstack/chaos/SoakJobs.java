@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  */
 public final class SoakJobs {
     public static final String PROMPT_PREFIX = "soak-job ";
+    /** In the prompt of jobs the model server makes slower than the queue's visibility timeout. */
+    public static final String OUTLASTS_VISIBILITY = " outlasts-visibility ";
     /** Longer than the 100,000-character prompt limit, still far below SQS's message size limit. */
     static final int OVERSIZED_PROMPT = 100_001;
     private static final Pattern ID_IN_PROMPT = Pattern.compile(Pattern.quote(PROMPT_PREFIX) + "([0-9a-f-]{36})");
@@ -20,10 +22,14 @@ public final class SoakJobs {
     private SoakJobs() {
     }
 
-    /** A small text-generation job; one in five is routed to the large tier. */
-    public static String job(String requestId, int index, String callbackUrl) {
+    /**
+     * A small text-generation job; one in five is routed to the large tier; a {@code slow} one is marked
+     * {@link #OUTLASTS_VISIBILITY} for the model server.
+     */
+    public static String job(String requestId, int index, String callbackUrl, boolean slow) {
         ObjectNode body = JobJson.mapper().createObjectNode().put("requestId", requestId).put("task", "generate")
-                .put("prompt", PROMPT_PREFIX + requestId + " tells a short story, number " + index + ".")
+                .put("prompt", PROMPT_PREFIX + requestId + (slow ? OUTLASTS_VISIBILITY : " ")
+                        + "tells a short story, number " + index + ".")
                 .put("maxTokens", 16);
         if (index % 5 == 4) {
             body.put("route", "large");

@@ -9,31 +9,92 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * The soak's invariants over every requestId it created, once the pipeline is quiet: exactly one
- * {@code results/{id}.json} (none for a job whose cancel was accepted: its marker reads {@code cancelled}); the status
- * API agrees; a job without a result whose marker reads {@code queued}/{@code running} is stuck (nothing is in flight
- * any more), one without a marker is lost; model calls per job stay within the retry bounds; every DLQ entry with a
- * requestId has a {@code failed} result; every job with a result was called back (signed) at least once.
+ * The soak's invariants over every requestId it created, once the pipeline is quiet, each one a failure when
+ * violated ({@link #broken()}): exactly one {@code results/{id}.json} (none for a job whose cancel was accepted: its
+ * marker reads {@code cancelled}); the status API agrees; a job without a result whose marker reads
+ * {@code queued}/{@code running} is stuck (nothing is in flight any more), one without a marker is lost; model calls
+ * per job stay within the worker's retry bounds; every DLQ entry, visible or in flight, either names a requestId that
+ * has a {@code failed} result or is one of the unattributable poison messages the soak itself sent (each of which
+ * must be there: nothing is deleted unread); every job with a result and a callbackUrl got at least one callback
+ * whose signature verifies and whose signed body reports the stored status, and no callback failed verification.
+ * It reads everything through {@link Evidence}, so the checks run over a constructed observation in a unit test.
  */
 public final class SoakVerdict {
+    /** Stored objects by key ({@code results/…}, {@code jobs/…} markers), parsed; empty when absent. */
+    @FunctionalInterface
+    public interface Storage {
+        Optional<JsonNode> read(String key);
+
+        static Storage s3(S3Client s3, String bucket) {
+            return key -> {
+                try {
+                    byte[] bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
+                    return Optional.of(JobJson.mapper().readTree(bytes));
+                } catch (NoSuchKeyException e) {
+                    return Optional.empty();
+                } catch (IOException e) {
+                    throw new IllegalStateException("unreadable " + key, e);
+                }
+            };
+        }
+    }
+
+    /** The status the HTTP API reports for a requestId; empty when it could not answer. */
+    @FunctionalInterface
+    public interface StatusApi {
+        Optional<String> status(String requestId);
+    }
+
+    /** One callback whose signature verified: what its signed body said. */
+    public record SignedCallback(String status, String errorCode) {
+    }
+
+    /** What the clients' webhook receiver saw. */
+    public interface Callbacks {
+        /** The callbacks for {@code requestId} whose signature verified, in arrival order. */
+        List<SignedCallback> signed(String requestId);
+
+        /** Callbacks whose signature did not verify (or that named no requestId). */
+        int rejected();
+    }
+
+    /**
+     * The DLQ as read once its consumer (the dead-letter function) was stopped and its in-flight messages had become
+     * visible again: the bodies read, and how many messages were still in flight (unreadable) after that.
+     */
+    public record DeadLetters(List<String> bodies, int stillInFlight) {
+    }
+
+    /**
+     * The worker's bound on model calls: {@code callsPerDelivery} per receive (its retry policy), at most
+     * {@code maxReceiveCount} receives per message (the queue's redrive policy).
+     */
+    public record RetryBound(int callsPerDelivery, int maxReceiveCount) {
+        long forMessages(long messages) {
+            return (long) callsPerDelivery * maxReceiveCount * messages;
+        }
+    }
+
     /** What the verdict reads besides the jobs. */
-    public record Evidence(S3Client s3, String bucket, SoakClient client, List<String> modelPrompts,
-                           List<String> generatedPrompts, CallbackReceiver receiver, List<String> dlqBodies,
-                           Set<String> malformedTags, int callsPerDelivery, int maxReceiveCount,
-                           boolean queuesIdle) {
+    public record Evidence(Storage storage, StatusApi statusApi, List<String> modelPrompts,
+                           List<String> generatedPrompts, Callbacks callbacks, DeadLetters deadLetters,
+                           Map<String, Scenario> malformedTags, RetryBound retryBound, boolean queuesIdle) {
     }
 
     private final Map<Scenario, ScenarioRow> rows = new EnumMap<>(Scenario.class);
     private final ScenarioRow total = new ScenarioRow("TOTAL");
     private final List<String> findings = new ArrayList<>();
+    private int deadLettersInFlight;
+    private int strangeDeadLetters;
+    private int rejectedCallbacks;
 
     private SoakVerdict() {
     }
@@ -46,13 +107,18 @@ public final class SoakVerdict {
             verdict.check(job, evidence, calls.getOrDefault(job.requestId(), 0L),
                     generations.getOrDefault(job.requestId(), 0L));
         }
-        verdict.rows.values().forEach(verdict.total::add);
         verdict.checkDeadLetters(jobs, evidence);
+        verdict.checkSignatures(evidence);
+        verdict.rows.values().forEach(verdict.total::add);
         return verdict;
     }
 
+    private ScenarioRow row(Scenario scenario) {
+        return rows.computeIfAbsent(scenario, s -> new ScenarioRow(s.label()));
+    }
+
     private void check(SoakJob job, Evidence evidence, long calls, long generations) {
-        ScenarioRow row = rows.computeIfAbsent(job.scenario(), s -> new ScenarioRow(s.label()));
+        ScenarioRow row = row(job.scenario());
         if (!job.owed()) {
             row.refused++;
             return;
@@ -60,7 +126,7 @@ public final class SoakVerdict {
         row.jobs++;
         row.timing(job.submittedNanos(), job.firstResultNanos());
         String id = job.requestId();
-        Optional<JsonNode> result = read(evidence, JobLayout.resultKey(id));
+        Optional<JsonNode> result = evidence.storage().read(JobLayout.resultKey(id));
         String expectedStatus;
         if (job.resultWrites() > 1) {
             row.duplicateResults++;
@@ -68,19 +134,22 @@ public final class SoakVerdict {
         }
         if (result.isPresent()) {
             expectedStatus = result.get().path("status").asText();
+            String errorCode = result.get().path("error").path("code").asText(null);
             if ("succeeded".equals(expectedStatus)) {
                 row.succeeded++;
             } else {
-                row.failedByCode.merge(result.get().path("error").path("code").asText("?"), 1, Integer::sum);
+                row.failedByCode.merge(Objects.requireNonNullElse(errorCode, "?"), 1, Integer::sum);
             }
             if (job.isCancelAccepted()) {
-                findings.add("cancel answered 202 but the job has a result: " + id + " " + expectedStatus);
+                row.cancelledButRan++;
+                findings.add("cancel answered 202 but the job has a result: " + id + " (" + job.scenario().label()
+                        + ") " + expectedStatus);
             }
-            if (job.callback() && evidence.receiver().deliveries(id) == 0) {
-                row.callbacksMissing++;
+            if (job.callback()) {
+                checkCallback(row, id, expectedStatus, errorCode, evidence.callbacks().signed(id));
             }
         } else {
-            String marker = read(evidence, JobLayout.markerKey(id)).map(m -> m.path("status").asText())
+            String marker = evidence.storage().read(JobLayout.markerKey(id)).map(m -> m.path("status").asText())
                     .orElse("absent");
             expectedStatus = marker;
             if ("cancelled".equals(marker)) {
@@ -102,14 +171,17 @@ public final class SoakVerdict {
         if (generations > 1) {
             row.doubleInferences++;
         }
-        long bound = (long) evidence.callsPerDelivery() * evidence.maxReceiveCount()
-                * (1 + job.directCopies() + Math.max(0, job.acceptedSubmits() - 1));
+        // every message that can carry the job: the first accepted submit, each further accepted resubmission
+        // (it may re-enqueue), each copy sent straight to the queue
+        long bound = evidence.retryBound().forMessages(1 + job.directCopies()
+                + Math.max(0, job.acceptedSubmits() - 1));
         if (calls > bound) {
             row.overRetryBound++;
-            findings.add("model calls over the retry bound: " + id + " " + calls + " > " + bound);
+            findings.add("model calls over the retry bound: " + id + " (" + job.scenario().label() + ") " + calls
+                    + " > " + bound);
         }
         if (!job.poison()) {
-            String reported = evidence.client().status(id).orElse("unanswered");
+            String reported = evidence.statusApi().status(id).orElse("unanswered");
             if (!reported.equals(expectedStatus)) {
                 row.statusDisagrees++;
                 findings.add("status API disagrees: " + id + " reports " + reported + ", storage says "
@@ -118,31 +190,65 @@ public final class SoakVerdict {
         }
     }
 
+    /** At least one callback that verified and reports what was stored. */
+    private void checkCallback(ScenarioRow row, String id, String status, String errorCode,
+                               List<SignedCallback> signed) {
+        boolean matching = signed.stream().anyMatch(c -> status.equals(c.status())
+                && Objects.equals(errorCode, c.errorCode()));
+        if (!matching) {
+            row.callbacksMissing++;
+            findings.add("no signed callback reporting the stored result: " + id + " (" + status
+                    + (errorCode == null ? "" : " " + errorCode) + "); signed callbacks received: " + signed);
+        }
+    }
+
     private void checkDeadLetters(Collection<SoakJob> jobs, Evidence evidence) {
         Map<String, SoakJob> byId = jobs.stream().collect(Collectors.toMap(SoakJob::requestId, Function.identity()));
+        evidence.malformedTags().values().forEach(scenario -> row(scenario).poisonSent++);
         int withId = 0;
-        int withoutFailed = 0;
-        int tagged = 0;
-        for (String body : evidence.dlqBodies()) {
+        for (String body : evidence.deadLetters().bodies()) {
             Optional<String> id = requestIdOf(body);
+            Optional<Scenario> poisonOf = evidence.malformedTags().entrySet().stream()
+                    .filter(tag -> body.contains(tag.getKey())).map(Map.Entry::getValue).findFirst();
             if (id.isPresent()) {
                 withId++;
-                Optional<JsonNode> result = read(evidence, JobLayout.resultKey(id.get()));
+                SoakJob job = byId.get(id.get());
+                Optional<JsonNode> result = evidence.storage().read(JobLayout.resultKey(id.get()));
                 if (result.isEmpty() || !"failed".equals(result.get().path("status").asText())) {
-                    withoutFailed++;
                     findings.add("DLQ entry without a failed result: " + id.get()
-                            + (byId.containsKey(id.get()) ? " (" + byId.get(id.get()).scenario().label() + ")" : ""));
+                            + (job != null ? " (" + job.scenario().label() + ")" : " (not a soak job)"));
+                    if (job != null) {
+                        row(job.scenario()).deadLettersWithoutFailed++;
+                    } else {
+                        strangeDeadLetters++;
+                    }
                 }
-            } else if (evidence.malformedTags().stream().anyMatch(body::contains)) {
-                tagged++;
+            } else if (poisonOf.isPresent()) {
+                row(poisonOf.get()).poisonInDlq++;
+            } else {
+                strangeDeadLetters++;
+                findings.add("DLQ entry with no requestId that the soak did not send: "
+                        + body.substring(0, Math.min(120, body.length())));
             }
         }
-        findings.add(0, "DLQ: " + evidence.dlqBodies().size() + " entries, " + withId + " with a requestId ("
-                + withoutFailed + " without a failed result), " + tagged + " of " + evidence.malformedTags().size()
-                + " malformed poison messages found there");
-        if (tagged < evidence.malformedTags().size()) {
-            findings.add("malformed poison messages missing from the DLQ: "
-                    + (evidence.malformedTags().size() - tagged));
+        deadLettersInFlight = evidence.deadLetters().stillInFlight();
+        int poisonFound = rows.values().stream().mapToInt(r -> r.poisonInDlq).sum();
+        findings.add(0, "DLQ: " + (evidence.deadLetters().bodies().size() + deadLettersInFlight) + " entries ("
+                + deadLettersInFlight + " still in flight, unread), " + withId + " with a requestId, " + poisonFound
+                + " of " + evidence.malformedTags().size() + " unattributable poison messages the soak sent");
+        if (deadLettersInFlight > 0) {
+            findings.add("DLQ messages still in flight after its consumer stopped and their visibility timeout "
+                    + "passed (unchecked): " + deadLettersInFlight);
+        }
+        rows.values().stream().filter(r -> r.poisonInDlq < r.poisonSent).forEach(r -> findings.add(
+                "unattributable poison messages missing from the DLQ (deleted unread?): " + r.label + " "
+                        + (r.poisonSent - r.poisonInDlq) + " of " + r.poisonSent));
+    }
+
+    private void checkSignatures(Evidence evidence) {
+        rejectedCallbacks = evidence.callbacks().rejected();
+        if (rejectedCallbacks > 0) {
+            findings.add("callbacks whose signature did not verify: " + rejectedCallbacks);
         }
     }
 
@@ -161,17 +267,6 @@ public final class SoakVerdict {
                 .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
     }
 
-    private static Optional<JsonNode> read(Evidence evidence, String key) {
-        try {
-            byte[] bytes = evidence.s3().getObjectAsBytes(b -> b.bucket(evidence.bucket()).key(key)).asByteArray();
-            return Optional.of(JobJson.mapper().readTree(bytes));
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable " + key, e);
-        }
-    }
-
     public Map<Scenario, ScenarioRow> rows() {
         return rows;
     }
@@ -184,15 +279,22 @@ public final class SoakVerdict {
         return findings;
     }
 
-    /** True when any job was lost, got more than one result, is stuck, or had not finished by the settle limit. */
+    /**
+     * True when any invariant is violated: a job lost, with more than one result (or any, after a cancel answered
+     * 202), stuck, unfinished at the settle limit, misreported by the status API, over the retry bound or without its signed callback; a DLQ entry without
+     * a failed result, unread, unknown, or an expected poison message missing; a callback failing verification.
+     */
     public boolean broken() {
-        return total.broken();
+        return total.broken() || deadLettersInFlight > 0 || strangeDeadLetters > 0 || rejectedCallbacks > 0;
     }
 
-    /** The table, one row per scenario and a total. */
+    /** The table, one row per scenario and a total, then the DLQ and signature figures outside the rows. */
     public String table() {
         StringBuilder out = new StringBuilder(ScenarioRow.header()).append('\n');
         rows.values().forEach(row -> out.append(row.line()).append('\n'));
-        return out.append(total.line()).append('\n').toString();
+        out.append(total.line()).append('\n');
+        return out.append(String.format("DLQ in flight (unread) %d, DLQ entries neither attributable nor sent as "
+                + "poison %d, callbacks failing signature verification %d%n", deadLettersInFlight,
+                strangeDeadLetters, rejectedCallbacks)).toString();
     }
 }
