@@ -2,6 +2,7 @@ package io.gpupipe.cdk;
 
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.serving.VllmServeCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -146,6 +147,7 @@ public class TierTask extends Construct {
         env.put("GPUPIPE_WORKER_MODEL_VERSION", spec.modelVersion().wireForm());
         env.put("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", spec.modelVersion().servedPath());
         env.put("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:" + MODEL_SERVER_PORT);
+        env.put(MetricNamespace.ENV_VAR, sam.metricNamespace());
         return env;
     }
 

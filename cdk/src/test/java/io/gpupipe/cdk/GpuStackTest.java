@@ -5,6 +5,7 @@ import static io.gpupipe.cdk.TemplateJson.map;
 import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.observability.MetricNamespace;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -147,7 +148,9 @@ class GpuStackTest {
                 .containsEntry("GPUPIPE_WORKER_DLQ_URL", Map.of("Fn::ImportValue", "gpupipe-dlq-url"))
                 .containsEntry("GPUPIPE_WORKER_BUCKET", Map.of("Fn::ImportValue", "gpupipe-bucket-name"))
                 .containsEntry("GPUPIPE_WORKER_BACKEND", "openai")
-                .containsEntry("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:8000");
+                .containsEntry("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:8000")
+                // SAM's MetricNamespace, exported by the serverless stack: the worker's EMF namespace
+                .containsEntry(MetricNamespace.ENV_VAR, Map.of("Fn::ImportValue", "gpupipe-metric-namespace"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.gpupipe.cdk.TemplateJson.map;
 import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.observability.MetricNamespace;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,16 @@ class SamTemplateTest {
         assertThat(globals.get("SnapStart").toString()).contains("PublishedVersions");
         sam.allResourcesProperties("AWS::Logs::LogGroup", Map.of("RetentionInDays",
                 Map.of("Ref", "LogRetentionDays")));
+    }
+
+    @Test
+    void metricNamespace_shouldReachEveryFunctionThroughOneVariable_whenDeployed() {
+        Map<String, Object> globals = map(map(sam.toJSON().get("Globals")).get("Function"));
+        assertThat(map(map(globals.get("Environment")).get("Variables")))
+                .containsEntry(MetricNamespace.ENV_VAR, Map.of("Ref", "MetricNamespace"));
+        // no function overrides it with a module key of its own
+        sam.findResources("AWS::Serverless::Function").forEach((name, f) -> assertThat(
+                String.valueOf(properties(f).get("Environment"))).as(name).doesNotContain("METRIC_NAMESPACE"));
     }
 
     @Test

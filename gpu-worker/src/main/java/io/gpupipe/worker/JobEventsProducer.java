@@ -13,7 +13,7 @@ public class JobEventsProducer {
     @Produces
     @Singleton
     @DefaultBean
-    JobEvents jobEvents() {
-        return new StdoutJobEvents(System.out, Clock.systemUTC());
+    JobEvents jobEvents(WorkerConfig config) {
+        return new StdoutJobEvents(System.out, Clock.systemUTC(), config.metricNamespace());
     }
 }

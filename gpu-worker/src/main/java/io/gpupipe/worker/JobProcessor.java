@@ -13,6 +13,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.consumption.FailureDecision;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.model.consumption.QueueWait;
+import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.worker.InferenceRunner.Inference;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelIdentity;
@@ -26,7 +27,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * The per-message rules: validate; skip jobs already done, cancelled or expired without touching the model; mark
@@ -64,7 +67,39 @@ final class JobProcessor {
         this.random = random;
     }
 
+    /** Every log line while the message is processed carries the tier and, once read, the job's requestId (MDC). */
     Disposition process(InFlightMessage inFlight) {
+        MDC.put(LogFields.TIER, settings.tier().wireName());
+        try {
+            return processMessage(inFlight);
+        } finally {
+            MDC.remove(LogFields.REQUEST_ID);
+            MDC.remove(LogFields.TIER);
+        }
+    }
+
+    /**
+     * {@code task} run on another thread with this thread's job log context: a pool thread keeps (and its children
+     * inherit) whatever MDC it last had, which would name another job (JobLogContextTest reproduced it).
+     */
+    private static <T> Supplier<T> inLogContext(Supplier<T> task) {
+        Object requestId = MDC.get(LogFields.REQUEST_ID);
+        Object tier = MDC.get(LogFields.TIER);
+        return () -> {
+            if (requestId != null && tier != null) {
+                MDC.put(LogFields.REQUEST_ID, requestId);
+                MDC.put(LogFields.TIER, tier);
+            }
+            try {
+                return task.get();
+            } finally {
+                MDC.remove(LogFields.REQUEST_ID);
+                MDC.remove(LogFields.TIER);
+            }
+        };
+    }
+
+    private Disposition processMessage(InFlightMessage inFlight) {
         QueueMessage message = inFlight.message();
         Instant started = clock.instant();
         JobRequestParser.Outcome parsed = parser.parse(jobBody(message), JobRequestParser.Source.QUEUE);
@@ -74,6 +109,7 @@ final class JobProcessor {
             return Disposition.delete();
         }
         InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job();
+        MDC.put(LogFields.REQUEST_ID, job.requestId());
         Instant submittedAt = QueueWait.submittedAt(job.submittedAt(), message.sentAt());
         InferenceJob timed = job.submittedAt() == null && submittedAt != null ? job.withSubmittedAt(submittedAt) : job;
         JobContext context = new JobContext(inFlight, started, QueueWait.millis(submittedAt, started));
@@ -103,7 +139,7 @@ final class JobProcessor {
     private Disposition processValid(JobContext context, InferenceJob job) {
         ModelIdentity model = backend.identity(job.task());
         CompletableFuture<MarkerSnapshot> markerRead = CompletableFuture.supplyAsync(
-                () -> store.readMarker(job.requestId()), io);
+                inLogContext(() -> store.readMarker(job.requestId())), io);
         boolean resultExists = store.resultExists(job.requestId());
         MarkerSnapshot marker = join(markerRead);
         if (resultExists) {

@@ -3,32 +3,39 @@ package io.gpupipe.worker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.observability.EmfRecord;
+import io.gpupipe.model.observability.MetricNamespace;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
 
 /**
  * Writes each job event to stdout twice: a structured JSON log line (for Logs Insights) and a CloudWatch Embedded
- * Metric Format line (namespace {@code Gpupipe}, dimensions Tier and Outcome) that the awslogs driver turns into
+ * Metric Format line (the configured namespace, dimensions Tier and Outcome) that the awslogs driver turns into
  * metrics. Inference figures are metrics only when inference ran, so they never average in zeros.
  */
 public final class StdoutJobEvents implements JobEvents {
-    public static final String NAMESPACE = "Gpupipe";
     public static final String LOGGER = "io.gpupipe.worker.job";
 
     private final PrintStream out;
     private final Clock clock;
+    private final String namespace;
 
+    /** Events with metrics in the default namespace ({@link MetricNamespace#DEFAULT}). */
     public StdoutJobEvents(PrintStream out, Clock clock) {
+        this(out, clock, MetricNamespace.DEFAULT);
+    }
+
+    public StdoutJobEvents(PrintStream out, Clock clock, String namespace) {
         this.out = out;
         this.clock = clock;
+        this.namespace = namespace;
     }
 
     @Override
     public void emit(JobEvent event) {
         Instant now = clock.instant();
         String log = logLine(event, now);
-        String emf = emfLine(event, now);
+        String emf = emfLine(event, now, namespace);
         synchronized (out) {
             out.println(log);
             out.println(emf);
@@ -65,8 +72,8 @@ public final class StdoutJobEvents implements JobEvents {
         return line.toString();
     }
 
-    public static String emfLine(JobEvent e, Instant at) {
-        EmfRecord record = EmfRecord.namespace(NAMESPACE)
+    public static String emfLine(JobEvent e, Instant at, String namespace) {
+        EmfRecord record = EmfRecord.namespace(namespace)
                 .dimension("Tier", e.tier().wireName())
                 .dimension("Outcome", e.outcome().wireName())
                 .metric("Jobs", 1, EmfRecord.Unit.Count)

@@ -2,6 +2,7 @@ package io.gpupipe.worker;
 
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.observability.MetricNamespace;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
@@ -63,6 +64,10 @@ public interface WorkerConfig {
     /** Used when the ECS task metadata endpoint is not available. */
     @WithDefault("local")
     String taskArn();
+
+    /** CloudWatch namespace of the job metrics (EMF); SAM's MetricNamespace via {@code GPUPIPE_METRIC_NAMESPACE}. */
+    @WithDefault(MetricNamespace.CONFIG_DEFAULT)
+    String metricNamespace();
 
     /** The model name to request and record; default: discovered from the server (openai) or the GGUF file name. */
     Optional<String> model();

@@ -56,7 +56,7 @@ class StdoutJobEventsTest {
         var cancelled = new JobEvent("id", Tier.LARGE, Task.SPEECH, JobOutcome.CANCELLED, null, 1, 50, 0, 3, 0, 0, 0,
                 null, null, "local");
         // when
-        JsonNode emf = JobJson.read(StdoutJobEvents.emfLine(cancelled, NOW), JsonNode.class);
+        JsonNode emf = JobJson.read(StdoutJobEvents.emfLine(cancelled, NOW, "Gpupipe"), JsonNode.class);
         // then
         assertThat(emf.has("InferenceMs")).isFalse();
         assertThat(emf.has("PromptTokens")).isFalse();

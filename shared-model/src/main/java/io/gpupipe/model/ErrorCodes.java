@@ -10,6 +10,8 @@ public final class ErrorCodes {
     public static final String INVALID_VALUE = "invalid_value";
     public static final String TOO_LONG = "too_long";
     public static final String NOT_APPLICABLE = "not_applicable";
+    /** Two fields that exclude each other were both given (e.g. prompt and messages). */
+    public static final String MUTUALLY_EXCLUSIVE = "mutually_exclusive";
 
     // Job-level (JobResult.error.code)
     public static final String INVALID_REQUEST = "invalid_request";

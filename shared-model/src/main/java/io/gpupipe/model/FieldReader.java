@@ -9,10 +9,17 @@ import java.util.function.Function;
 final class FieldReader {
     private final JsonNode body;
     private final List<FieldError> errors;
+    private final String prefix;
 
     FieldReader(JsonNode body, List<FieldError> errors) {
+        this(body, errors, "");
+    }
+
+    /** A reader of a nested object whose errors name its fields {@code prefix + field} (e.g. "messages[2]."). */
+    FieldReader(JsonNode body, List<FieldError> errors, String prefix) {
         this.body = body;
         this.errors = errors;
+        this.prefix = prefix;
     }
 
     /** Absent and explicit JSON null are treated alike: the field was not given. */
@@ -21,8 +28,13 @@ final class FieldReader {
         return node == null || node.isNull();
     }
 
+    /** The raw node of a field that is not absent. */
+    JsonNode node(String field) {
+        return body.get(field);
+    }
+
     void error(String field, String code, String message) {
-        errors.add(new FieldError(field, code, message));
+        errors.add(new FieldError(prefix + field, code, message.startsWith(field) ? prefix + message : message));
     }
 
     Optional<String> string(String field) {

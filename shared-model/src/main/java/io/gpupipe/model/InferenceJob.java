@@ -7,12 +7,14 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * An inference job: the API request body and the SQS message body. Build one from untrusted JSON with
  * {@link JobRequestParser}, which applies the defaults and reports every problem; the compact constructor only
- * guards the invariants that the parser already establishes.
+ * guards the invariants that the parser already establishes. A text job carries either a {@code prompt} or chat
+ * {@code messages} (OpenAI chat format), never both.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceJob(
@@ -30,16 +32,26 @@ public record InferenceJob(
         Instant submittedAt,
         String language,
         Double speed,
-        String instructions) {
+        String instructions,
+        List<ChatMessage> messages) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
     public static final double DEFAULT_TOP_P = 1.0;
 
     public InferenceJob {
-        if (requestId == null || task == null || prompt == null) {
-            throw new IllegalArgumentException("requestId, task and prompt are required");
+        if (requestId == null || task == null || (prompt == null) == (messages == null)) {
+            throw new IllegalArgumentException("requestId, task and exactly one of prompt and messages are required");
         }
+        messages = messages == null ? null : List.copyOf(messages);
+    }
+
+    /** A prompt job (no chat messages). */
+    public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
+                        Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
+                        Instant submittedAt, String language, Double speed, String instructions) {
+        this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
+                submittedAt, language, speed, instructions, null);
     }
 
     /** A job without the speech options ({@code language}, {@code speed}, {@code instructions}). */
@@ -47,13 +59,26 @@ public record InferenceJob(
                         Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
                         Instant submittedAt) {
         this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
-                submittedAt, null, null, null);
+                submittedAt, null, null, null, null);
     }
 
     /** A copy stamped with the time the router accepted it. */
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, at, language, speed, instructions);
+                callbackUrl, ttlSeconds, at, language, speed, instructions, messages);
+    }
+
+    /**
+     * The characters of the job's input: the prompt's, or the sum of its chat messages' contents. Routing and the
+     * size limit ({@link JobRequestParser#MAX_PROMPT_CHARS}) count these.
+     */
+    public int inputChars() {
+        return messages == null ? prompt.length() : ChatMessage.contentChars(messages);
+    }
+
+    /** The job's input as one text: the prompt, or the chat transcript ("role: content" lines). */
+    public String inputText() {
+        return messages == null ? prompt : ChatMessage.transcript(messages);
     }
 
     /**

@@ -62,7 +62,8 @@ public final class JobMessage {
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
-        if (node == null || !node.isObject() || !node.path(PAYLOAD_KEY).isTextual() || node.has("prompt")) {
+        if (node == null || !node.isObject() || !node.path(PAYLOAD_KEY).isTextual() || node.has("prompt")
+                || node.has("messages")) {
             return Optional.empty();
         }
         String id = node.path("requestId").asText(null);

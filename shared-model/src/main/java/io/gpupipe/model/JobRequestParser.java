@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
  */
 public final class JobRequestParser {
 
+    /** The input limit: a prompt's characters, or the sum of a chat job's message contents. */
     public static final int MAX_PROMPT_CHARS = 100_000;
     public static final int MIN_MAX_TOKENS = 1;
     public static final int MAX_MAX_TOKENS = 2048;
@@ -113,7 +114,8 @@ public final class JobRequestParser {
 
         String requestId = readRequestId(fields, source);
         Task task = fields.enumValue("task", Task::fromWireName, "generate, speech").orElse(Task.GENERATE);
-        String prompt = readPrompt(fields);
+        String prompt = fields.isAbsent("messages") ? readPrompt(fields) : null;
+        List<ChatMessage> messages = ChatMessagesReader.read(fields, task);
         int maxTokens = fields.integer("maxTokens", MIN_MAX_TOKENS, MAX_MAX_TOKENS)
                 .orElse(InferenceJob.DEFAULT_MAX_TOKENS);
         double temperature = fields.number("temperature", 0.0, MAX_TEMPERATURE)
@@ -134,7 +136,7 @@ public final class JobRequestParser {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
-                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions));
+                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages));
     }
 
     /** True when {@code id} is a UUID version 4 in any letter case. */
@@ -168,7 +170,7 @@ public final class JobRequestParser {
     private static String readPrompt(FieldReader fields) {
         Optional<String> prompt = fields.string("prompt");
         if (fields.isAbsent("prompt")) {
-            fields.error("prompt", ErrorCodes.REQUIRED, "prompt is required");
+            fields.error("prompt", ErrorCodes.REQUIRED, "prompt is required (or messages, for a chat job)");
         } else if (prompt.isPresent() && prompt.get().isBlank()) {
             fields.error("prompt", ErrorCodes.REQUIRED, "prompt must not be empty or whitespace");
         } else if (prompt.isPresent() && prompt.get().length() > MAX_PROMPT_CHARS) {

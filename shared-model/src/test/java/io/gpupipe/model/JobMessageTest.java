@@ -52,6 +52,7 @@ class JobMessageTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"requestId\":\"" + ID + "\",\"prompt\":\"x\",\"payloadKey\":\"payloads/" + ID + ".json\"}",
+        "{\"requestId\":\"" + ID + "\",\"messages\":[],\"payloadKey\":\"payloads/" + ID + ".json\"}",
         "{\"requestId\":\"" + ID + "\",\"payloadKey\":\"results/" + ID + ".json\"}",
         "{\"requestId\":\"" + ID + "\",\"payloadKey\":\"payloads/6f1c2a3b-4d5e-4f60-8a7b-000000000000.json\"}",
         "{\"requestId\":\"nope\",\"payloadKey\":\"payloads/nope.json\"}",

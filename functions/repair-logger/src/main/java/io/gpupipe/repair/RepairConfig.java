@@ -1,5 +1,6 @@
 package io.gpupipe.repair;
 
+import io.gpupipe.model.observability.MetricNamespace;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.util.Set;
@@ -11,7 +12,7 @@ public interface RepairConfig {
     String alarmTopicArn();
 
     /** CloudWatch namespace of the GpuHealthEvents EMF metric. */
-    @WithDefault("Gpupipe")
+    @WithDefault(MetricNamespace.CONFIG_DEFAULT)
     String metricNamespace();
 
     /** XIDs that page (seed 001's auto-repair table; keep equal to GpuXids.SEED_CRITICAL unless deliberate). */

@@ -8,6 +8,7 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * The router's use cases: submit (validate, route, write the queued marker create-only, enqueue), status (marker +
@@ -68,6 +70,18 @@ public final class JobService {
         Instant now = clock.instant();
         InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now);
         RoutingDecision decision = policy.route(job);
+        // every log line of this submission names the job (JSON logs: mdc.requestId, mdc.tier)
+        MDC.put(LogFields.REQUEST_ID, job.requestId());
+        MDC.put(LogFields.TIER, decision.tier().wireName());
+        try {
+            return submitRouted(job, decision, now);
+        } finally {
+            MDC.remove(LogFields.REQUEST_ID);
+            MDC.remove(LogFields.TIER);
+        }
+    }
+
+    private SubmitOutcome submitRouted(InferenceJob job, RoutingDecision decision, Instant now) {
         JobState marker = JobState.queued(job, decision.tier(), now);
         for (int attempt = 0; attempt < SUBMIT_ATTEMPTS; attempt++) {
             Optional<String> created = store.createMarker(marker);

@@ -38,8 +38,8 @@ public class RouterBeans {
     /** EMF lines go to stdout (looked up per line, so that a redirected System.out is honoured). */
     @Produces
     @Singleton
-    RoutingMetrics routingMetrics(Clock clock) {
-        return new RoutingMetrics(line -> System.out.println(line), clock);
+    RoutingMetrics routingMetrics(Clock clock, RouterConfig config) {
+        return new RoutingMetrics(line -> System.out.println(line), clock, config.metricNamespace());
     }
 
     @Produces

@@ -1,5 +1,6 @@
 package io.gpupipe.router;
 
+import io.gpupipe.model.observability.MetricNamespace;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.net.URI;
@@ -38,6 +39,10 @@ public interface RouterConfig {
      */
     @WithDefault("262144")
     int maxMessageBytes();
+
+    /** CloudWatch namespace of the router's EMF metrics; SAM's MetricNamespace via {@code GPUPIPE_METRIC_NAMESPACE}. */
+    @WithDefault(MetricNamespace.CONFIG_DEFAULT)
+    String metricNamespace();
 
     Routing routing();
 

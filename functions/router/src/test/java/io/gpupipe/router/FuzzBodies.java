@@ -15,7 +15,7 @@ import net.jqwik.api.Combinators;
  */
 final class FuzzBodies {
     private static final List<String> FIELDS = List.of("requestId", "task", "prompt", "maxTokens", "temperature",
-            "topP", "route", "voice", "priority", "callbackUrl", "ttlSeconds");
+            "topP", "route", "voice", "priority", "callbackUrl", "ttlSeconds", "messages");
     private static final String MEGABYTE = "m".repeat(1 << 20);
 
     private FuzzBodies() {
@@ -25,6 +25,7 @@ final class FuzzBodies {
     static Arbitrary<String> bodies() {
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(40, mutatedJobs()),
+                net.jqwik.api.Tuple.of(15, chatJobs()),
                 net.jqwik.api.Tuple.of(20, json(3)),
                 net.jqwik.api.Tuple.of(10, brokenText()),
                 net.jqwik.api.Tuple.of(10, deepNesting()),
@@ -67,6 +68,26 @@ final class FuzzBodies {
             }
         }
         return "{" + String.join(",", members) + "}";
+    }
+
+    /**
+     * A chat job: prompt replaced by {@code messages} of valid and broken entries (unknown roles, blank, non-string
+     * or missing content, non-object entries), with the odd prompt kept alongside.
+     */
+    static Arbitrary<String> chatJobs() {
+        Arbitrary<String> role = Arbitraries.oneOf(Arbitraries.of("system", "user", "assistant").map(FuzzBodies::quote),
+                json(0));
+        Arbitrary<String> content = Arbitraries.oneOf(strings().map(FuzzBodies::quote), json(1));
+        Arbitrary<String> entry = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, Combinators.combine(role, content)
+                        .as((r, c) -> "{" + member("role", r) + "," + member("content", c) + "}")),
+                net.jqwik.api.Tuple.of(1, json(1)));
+        Arbitrary<String> messages = entry.list().ofMaxSize(6).map(l -> "[" + String.join(",", l) + "]");
+        return Combinators.combine(mutatedJobs(), messages, Arbitraries.integers().between(0, 9))
+                .as((job, list, how) -> {
+                    String withMessages = "{" + member("messages", list) + "," + job.substring(1);
+                    return how == 0 ? withMessages : withMessages.replaceFirst("\"prompt\":", "\"x-prompt\":");
+                }).withoutEdgeCases(); // the edge cases of three combined generators multiply past memory
     }
 
     /** Any JSON value, nested up to {@code depth}. */

@@ -8,6 +8,9 @@ import static org.hamcrest.Matchers.matchesPattern;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.ChatMessage;
+import io.gpupipe.model.ChatRole;
+import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobState;
@@ -226,5 +229,59 @@ class SubmitJobTest {
         // then: the job is on its queue again (the worker de-duplicates), unchanged
         assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Hello again", "Hello again");
+    }
+
+    // ---- chat jobs: messages instead of prompt ----
+
+    @Test
+    void submit_shouldQueueTheMessages_whenChatJobIsValid() {
+        String id = UUID.randomUUID().toString();
+
+        given().contentType("application/json")
+                .body("{\"requestId\":\"" + id + "\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                        + "{\"role\":\"user\",\"content\":\"What is Amazon ECS?\"}],\"maxTokens\":64}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("requestId", equalTo(id)).body("tier", equalTo("small"));
+
+        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
+        assertThat(small).hasSize(1);
+        InferenceJob sent = LocalAwsProbe.job(small.get(0));
+        assertThat(sent.prompt()).isNull();
+        assertThat(sent.messages()).containsExactly(new ChatMessage(ChatRole.SYSTEM, "Be brief."),
+                new ChatMessage(ChatRole.USER, "What is Amazon ECS?"));
+        assertThat(sent.maxTokens()).isEqualTo(64);
+    }
+
+    @Test
+    void submit_shouldRouteLarge_whenMessagesTogetherExceedTheLongPromptThreshold() {
+        String content = "x".repeat(1_001);
+
+        given().contentType("application/json")
+                .body("{\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"},"
+                        + "{\"role\":\"user\",\"content\":\"" + content + "\"}]}")
+                .post("/v1/jobs")
+                .then().statusCode(202).body("tier", equalTo("large"));
+
+        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).hasSize(1);
+    }
+
+    @Test
+    void submit_shouldAnswer400NamingEachBadField_whenChatInputIsWrong() {
+        given().contentType("application/json")
+                .body("{\"messages\":[{\"role\":\"robot\",\"content\":\"hi\"},{\"role\":\"user\",\"content\":\"\"}]}")
+                .post("/v1/jobs")
+                .then().statusCode(400)
+                .body("errors.field", equalTo(List.of("messages[0].role", "messages[1].content")))
+                .body("errors.code", equalTo(List.of(ErrorCodes.INVALID_VALUE, ErrorCodes.REQUIRED)));
+
+        given().contentType("application/json")
+                .body("{\"prompt\":\"hi\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                .post("/v1/jobs")
+                .then().statusCode(400)
+                .body("errors[0].field", equalTo("messages"))
+                .body("errors[0].code", equalTo(ErrorCodes.MUTUALLY_EXCLUSIVE));
+
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
     }
 }

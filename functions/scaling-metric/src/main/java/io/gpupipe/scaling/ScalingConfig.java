@@ -1,5 +1,6 @@
 package io.gpupipe.scaling;
 
+import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.scaling.ScalingTargets;
 import io.gpupipe.model.scaling.WarmWindow;
 import io.smallrye.config.ConfigMapping;
@@ -22,7 +23,7 @@ public interface ScalingConfig {
     TierSettings large();
 
     /** Namespace of the published metrics (dimension Tier). */
-    @WithDefault("Gpupipe")
+    @WithDefault(MetricNamespace.CONFIG_DEFAULT)
     String metricNamespace();
 
     /** Local endpoint for the plain ECS client; unset in AWS. */

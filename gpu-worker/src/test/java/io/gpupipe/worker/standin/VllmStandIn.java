@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A stand-in for a GPU vLLM server (no GPU here): the OpenAI-compatible HTTP contract vLLM serves
- * ({@code POST /v1/completions}, {@code POST /v1/audio/speech} as vLLM-Omni, {@code GET /health},
- * {@code GET /v1/models}, Prometheus {@code GET /metrics} with {@code vllm:num_requests_running/waiting}) over a
- * continuous-batching timing model ({@link BatchingEngine}), with fault injection: HTTP 500 for the next calls,
- * down (connection refused), and slow sequences.
+ * ({@code POST /v1/completions}, {@code POST /v1/chat/completions}, {@code POST /v1/audio/speech} as vLLM-Omni,
+ * {@code GET /health}, {@code GET /v1/models}, Prometheus {@code GET /metrics} with
+ * {@code vllm:num_requests_running/waiting}) over a continuous-batching timing model ({@link BatchingEngine}), with
+ * fault injection: HTTP 500 for the next calls, down (connection refused), and slow sequences.
  */
 public final class VllmStandIn implements AutoCloseable {
     private static final String[] WORDS = {"the", "little", "robot", "found", "a", "bright", "red", "ball", "and",
@@ -42,6 +42,7 @@ public final class VllmStandIn implements AutoCloseable {
     });
     private final ConcurrentLinkedQueue<String> completionPrompts = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> completionRequests = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<JsonNode> chatRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> speechRequests = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
@@ -51,6 +52,7 @@ public final class VllmStandIn implements AutoCloseable {
     private volatile int port;
     private volatile HttpServer server;
     private volatile boolean healthy = true;
+    private volatile boolean chatTemplate = true;
 
     /**
      * Capacity and timing of the simulated server; {@code ignoreEos} makes every completion max_tokens long.
@@ -164,7 +166,18 @@ public final class VllmStandIn implements AutoCloseable {
         healthy = value;
     }
 
+    /** While false, the served tokenizer has no chat template: every chat request is refused as vLLM does. */
+    public void chatTemplate(boolean value) {
+        chatTemplate = value;
+    }
+
     // ---- observations ----
+
+    /** The last {@code /v1/chat/completions} body one of whose messages contains {@code fragment}. */
+    public Optional<JsonNode> lastChatRequest(String fragment) {
+        return chatRequests.stream().filter(b -> ChatContract.render(b.path("messages")).contains(fragment))
+                .reduce((first, second) -> second);
+    }
 
     public int completionsWith(String fragment) {
         return (int) completionPrompts.stream().filter(p -> p.contains(fragment)).count();
@@ -248,6 +261,8 @@ public final class VllmStandIn implements AutoCloseable {
                 send(exchange, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
             } else if ("POST".equals(method) && "/v1/completions".equals(path)) {
                 completion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
+            } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
+                chatCompletion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
             } else if ("POST".equals(method) && "/v1/audio/speech".equals(path)) {
                 speech(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
             } else {
@@ -260,20 +275,69 @@ public final class VllmStandIn implements AutoCloseable {
 
     private void completion(HttpExchange exchange, JsonNode body) throws IOException {
         String prompt = body.path("prompt").asText("");
+        Optional<Answer> answer = answer(exchange, body, prompt, completionRequests);
+        if (answer.isEmpty()) {
+            return;
+        }
+        ObjectNode response = JobJson.mapper().createObjectNode();
+        response.put("id", "cmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "text_completion")
+                .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
+        response.putArray("choices").addObject().put("index", 0).put("text", answer.get().text())
+                .putNull("logprobs").put("finish_reason", answer.get().finishReason());
+        json(exchange, 200, answer.get().withUsage(response));
+    }
+
+    /** {@code POST /v1/chat/completions}: vLLM's schema and template checks ({@link ChatContract}), then as above. */
+    private void chatCompletion(HttpExchange exchange, JsonNode body) throws IOException {
+        Optional<String> schemaError = ChatContract.schemaError(body);
+        if (schemaError.isPresent()) {
+            error(exchange, 400, "BadRequestError", schemaError.get());
+            return;
+        }
+        if (!chatTemplate) {
+            error(exchange, 400, "BadRequestError", ChatContract.NO_CHAT_TEMPLATE);
+            return;
+        }
+        String prompt = ChatContract.render(body.path("messages"));
+        Optional<Answer> answer = answer(exchange, body, prompt, chatRequests);
+        if (answer.isEmpty()) {
+            return;
+        }
+        // vLLM's ChatCompletionResponse (chat_completion/protocol.py): choices[].message{role, content}
+        ObjectNode response = JobJson.mapper().createObjectNode();
+        response.put("id", "chatcmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "chat.completion")
+                .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
+        ObjectNode choice = response.putArray("choices").addObject().put("index", 0);
+        choice.putObject("message").put("role", "assistant").put("content", answer.get().text());
+        choice.putNull("logprobs").put("finish_reason", answer.get().finishReason()).putNull("stop_reason");
+        json(exchange, 200, answer.get().withUsage(response));
+    }
+
+    /** A generation's text and counts; empty when the request was answered with an error already. */
+    private record Answer(String text, int promptTokens, int generated, String finishReason) {
+        ObjectNode withUsage(ObjectNode response) {
+            response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
+                    .put("total_tokens", promptTokens + generated);
+            return response;
+        }
+    }
+
+    private Optional<Answer> answer(HttpExchange exchange, JsonNode body, String prompt,
+                                    ConcurrentLinkedQueue<JsonNode> requests) throws IOException {
         int maxTokens = body.path("max_tokens").asInt(16);
         if (!settings.model().equals(body.path("model").asText())) {
             error(exchange, 404, "NotFoundError", "The model `" + body.path("model").asText() + "` does not exist.");
-            return;
+            return Optional.empty();
         }
         completionPrompts.add(prompt);
-        completionRequests.add(body);
+        requests.add(body);
         Optional<String> rejection = rejectCompletion(body, prompt, maxTokens);
         if (rejection.isPresent()) {
             error(exchange, 400, "BadRequestError", rejection.get());
-            return;
+            return Optional.empty();
         }
         if (injectedFailure(exchange, prompt)) {
-            return;
+            return Optional.empty();
         }
         int natural = 8 + Math.floorMod(prompt.hashCode(), 24);
         int tokens = settings.ignoreEos() ? maxTokens : Math.min(maxTokens, natural);
@@ -282,17 +346,10 @@ public final class VllmStandIn implements AutoCloseable {
         for (int i = 0; i < generated; i++) {
             text.append(' ').append(WORDS[Math.floorMod(prompt.hashCode() + i, WORDS.length)]);
         }
-        int promptTokens = promptTokens(prompt);
-        ObjectNode response = JobJson.mapper().createObjectNode();
-        response.put("id", "cmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "text_completion")
-                .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
-        response.putArray("choices").addObject().put("index", 0).put("text", text.toString())
-                .putNull("logprobs").put("finish_reason", generated >= maxTokens && natural > maxTokens
-                        || settings.ignoreEos() ? "length" : "stop");
-        response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
-                .put("total_tokens", promptTokens + generated);
         successes.incrementAndGet();
-        json(exchange, 200, response);
+        String finishReason = generated >= maxTokens && natural > maxTokens || settings.ignoreEos() ? "length"
+                : "stop";
+        return Optional.of(new Answer(text.toString(), promptTokens(prompt), generated, finishReason));
     }
 
     /**

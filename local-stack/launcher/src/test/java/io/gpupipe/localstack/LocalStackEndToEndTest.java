@@ -133,6 +133,34 @@ class LocalStackEndToEndTest {
     }
 
     @Test
+    void chatJob_shouldAnswerFromTheChatTemplatedMessages_whenTheTinyStoriesModelIsConfigured() {
+        assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
+                + " (../shared/models/stories260K.gguf); the chat path is tested where it exists");
+        // given: a chat job, and a prompt job whose prompt is that chat under ChatML (llama.cpp's fallback: the
+        // TinyStories GGUF has no chat template of its own)
+        String chatId = UUID.randomUUID().toString();
+        String promptId = UUID.randomUUID().toString();
+        String chatMl = "<|im_start|>system\\nYou tell stories.<|im_end|>\\n<|im_start|>user\\nTell me about Lily."
+                + "<|im_end|>\\n<|im_start|>assistant\\n";
+        // when
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + chatId + "\",\"messages\":[{\"role\":"
+                + "\"system\",\"content\":\"You tell stories.\"},{\"role\":\"user\",\"content\":"
+                + "\"Tell me about Lily.\"}],\"maxTokens\":24,\"temperature\":0}");
+        api.submit("{\"requestId\":\"" + promptId + "\",\"prompt\":\"" + chatMl + "\",\"maxTokens\":24,"
+                + "\"temperature\":0}");
+        JsonNode chat = api.awaitTerminal(chatId, JOB_LIMIT);
+        JsonNode prompt = api.awaitTerminal(promptId, JOB_LIMIT);
+        // then
+        assertThat(submitted.status()).isEqualTo(202);
+        assertThat(chat.path("status").asText()).as(chat.toString()).isEqualTo("succeeded");
+        assertThat(prompt.path("status").asText()).as(prompt.toString()).isEqualTo("succeeded");
+        JsonNode answer = chat.path("result").path("result");
+        assertThat(answer.path("text").asText()).isNotBlank()
+                .isEqualTo(prompt.path("result").path("result").path("text").asText());
+        assertThat(answer.path("usage")).isEqualTo(prompt.path("result").path("result").path("usage"));
+    }
+
+    @Test
     void queueJob_shouldProduceAResult_whenSentStraightToTheSmallQueueWithTheSdk() {
         // given
         String id = UUID.randomUUID().toString();

@@ -31,7 +31,8 @@ public final class RoutingPolicy {
         if (job.task() == Task.SPEECH) {
             return new RoutingDecision(Tier.SMALL, RoutingDecision.Reason.SPEECH_DEFAULT);
         }
-        int promptChars = job.prompt().length();
+        // a chat job's "prompt length" is every message's content, summed (seed 001 counts prompt characters)
+        int promptChars = job.inputChars();
         if (promptChars > thresholds.largePromptChars()) {
             return new RoutingDecision(Tier.LARGE, RoutingDecision.Reason.PROMPT_LENGTH);
         }

@@ -45,7 +45,7 @@ public final class BedrockConverseClassifier implements Classifier, AutoCloseabl
             answer = text(client.converse(b -> b.modelId(modelId)
                     .system(SystemContentBlock.fromText(SYSTEM_PROMPT))
                     .messages(Message.builder().role(ConversationRole.USER)
-                            .content(ContentBlock.fromText(job.prompt())).build())
+                            .content(ContentBlock.fromText(job.inputText())).build())
                     .inferenceConfig(c -> c.maxTokens(5).temperature(0f))));
         } catch (RuntimeException e) {
             return fallback(job, e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -2,6 +2,7 @@ package io.gpupipe.router.internal;
 
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.observability.EmfRecord;
+import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -9,26 +10,32 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * Routing metrics as CloudWatch EMF lines (namespace {@value #NAMESPACE}) written to a sink (stdout in Lambda).
+ * Routing metrics as CloudWatch EMF lines (in the configured namespace) written to a sink (stdout in Lambda).
  * Publishing never throws: a metric that cannot be written is logged and dropped, never failing a request.
  */
 public final class RoutingMetrics {
-    public static final String NAMESPACE = "Gpupipe";
     public static final String JOBS_ROUTED = "JobsRouted";
     public static final String CLASSIFIER_FALLBACKS = "ClassifierFallbacks";
     private static final Logger LOG = Logger.getLogger(RoutingMetrics.class);
 
     private final Consumer<String> sink;
     private final Clock clock;
+    private final String namespace;
 
+    /** Metrics in the default namespace ({@link MetricNamespace#DEFAULT}). */
     public RoutingMetrics(Consumer<String> sink, Clock clock) {
+        this(sink, clock, MetricNamespace.DEFAULT);
+    }
+
+    public RoutingMetrics(Consumer<String> sink, Clock clock, String namespace) {
         this.sink = sink;
         this.clock = clock;
+        this.namespace = namespace;
     }
 
     /** One routed job: metric {@value #JOBS_ROUTED} with dimension Tier; reason, task, requestId as properties. */
     public void routed(InferenceJob job, RoutingDecision decision) {
-        publish(() -> EmfRecord.namespace(NAMESPACE)
+        publish(() -> EmfRecord.namespace(namespace)
                 .dimension("Tier", decision.tier().wireName())
                 .metric(JOBS_ROUTED, 1, EmfRecord.Unit.Count)
                 .property("reason", decision.reason().name())
@@ -38,7 +45,7 @@ public final class RoutingMetrics {
 
     /** The classifier could not decide (error, timeout, unparseable answer) and the job went to the default tier. */
     public void classifierFallback(String classifier, String cause) {
-        publish(() -> EmfRecord.namespace(NAMESPACE)
+        publish(() -> EmfRecord.namespace(namespace)
                 .dimension("Classifier", classifier)
                 .metric(CLASSIFIER_FALLBACKS, 1, EmfRecord.Unit.Count)
                 .property("cause", cause));

@@ -5,7 +5,9 @@ import de.kherud.llama.LlamaIterator;
 import de.kherud.llama.LlamaModel;
 import de.kherud.llama.LlamaOutput;
 import de.kherud.llama.ModelParameters;
+import io.gpupipe.model.ChatMessage;
 import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.ModelException;
@@ -14,6 +16,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -90,9 +94,21 @@ final class LlamaText implements AutoCloseable {
         }
     }
 
+    /**
+     * The prompt a chat job's messages give under the GGUF's chat template ({@code tokenizer.chat_template}), with
+     * the assistant's generation prompt added: llama.cpp's own template code ({@code LlamaModel.applyTemplate},
+     * the server's {@code /apply-template}). A GGUF without a template gets llama.cpp's fallback, ChatML. The
+     * JSON is written here rather than with {@code InferenceParameters.setMessages}, which takes one leading
+     * system message only; OpenAI's format allows one anywhere.
+     */
+    String chatPrompt(List<ChatMessage> messages) {
+        return model.applyTemplate(JobJson.write(Map.of("messages", messages)));
+    }
+
     private Generation run(InferenceJob job, Duration timeout, long deadline) {
-        int promptTokens = model.encode(job.prompt()).length;
-        InferenceParameters params = new InferenceParameters(job.prompt()).setNPredict(job.maxTokens())
+        String prompt = job.messages() == null ? job.prompt() : chatPrompt(job.messages());
+        int promptTokens = model.encode(prompt).length;
+        InferenceParameters params = new InferenceParameters(prompt).setNPredict(job.maxTokens())
                 .setTemperature((float) job.temperature()).setTopP((float) job.topP()).setCachePrompt(false);
         LlamaIterator tokens = model.generate(params).iterator();
         StringBuilder text = new StringBuilder();

@@ -97,6 +97,9 @@ public final class OpenAiBackend implements InferenceBackend {
 
     @Override
     public Generation generate(InferenceJob job, Duration timeout) {
+        if (job.messages() != null) {
+            return chat(job, timeout);
+        }
         var request = new VllmDtos.CompletionRequest(identity(Task.GENERATE).model(), job.prompt(), job.maxTokens(),
                 job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null);
         VllmDtos.CompletionResponse response = call(client.completions(authorization(), request), timeout);
@@ -106,6 +109,24 @@ public final class OpenAiBackend implements InferenceBackend {
         VllmDtos.Choice choice = response.choices().get(0);
         VllmDtos.Usage usage = response.usage();
         return new Generation(choice.text() == null ? "" : choice.text(), usage == null ? 0 : usage.promptTokens(),
+                usage == null ? 0 : usage.completionTokens(), choice.finishReason());
+    }
+
+    /** A chat job goes to {@code /v1/chat/completions}, so the server applies the model's chat template. */
+    private Generation chat(InferenceJob job, Duration timeout) {
+        var messages = job.messages().stream()
+                .map(m -> new VllmDtos.ChatMessage(m.role().wireName(), m.content())).toList();
+        var request = new VllmDtos.ChatCompletionRequest(identity(Task.GENERATE).model(), messages, job.maxTokens(),
+                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null);
+        VllmDtos.ChatCompletionResponse response = call(client.chatCompletions(authorization(), request), timeout);
+        if (response == null || response.choices() == null || response.choices().isEmpty()) {
+            throw new ModelException(ModelFailure.httpStatus(502, "chat completion response had no choices"));
+        }
+        VllmDtos.ChatChoice choice = response.choices().get(0);
+        String text = choice.message() == null || choice.message().content() == null ? ""
+                : choice.message().content();
+        VllmDtos.Usage usage = response.usage();
+        return new Generation(text, usage == null ? 0 : usage.promptTokens(),
                 usage == null ? 0 : usage.completionTokens(), choice.finishReason());
     }
 

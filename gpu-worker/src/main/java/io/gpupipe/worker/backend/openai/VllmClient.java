@@ -26,6 +26,13 @@ public interface VllmClient {
                                                  VllmDtos.CompletionRequest request);
 
     @POST
+    @Path("/v1/chat/completions")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    Uni<VllmDtos.ChatCompletionResponse> chatCompletions(@HeaderParam("Authorization") String authorization,
+                                                         VllmDtos.ChatCompletionRequest request);
+
+    @POST
     @Path("/v1/audio/speech")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces({"audio/wav", "audio/x-wav", MediaType.APPLICATION_OCTET_STREAM})

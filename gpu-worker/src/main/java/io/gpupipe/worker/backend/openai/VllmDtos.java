@@ -15,6 +15,27 @@ public final class VllmDtos {
                                     double temperature, @JsonProperty("top_p") double topP, Integer priority) {
     }
 
+    /**
+     * {@code POST /v1/chat/completions} (vLLM's {@code ChatCompletionRequest}, chat_completion/protocol.py): the
+     * server applies the model's chat template to {@code messages}. {@code max_tokens} rather than its successor
+     * {@code max_completion_tokens}: vLLM takes both, other OpenAI-compatible servers (llama.cpp, TGI) the first.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ChatCompletionRequest(String model, List<ChatMessage> messages,
+                                        @JsonProperty("max_tokens") int maxTokens, double temperature,
+                                        @JsonProperty("top_p") double topP, Integer priority) {
+    }
+
+    /** One message of a chat request or the assistant's answer ({@code role}, string {@code content}). */
+    public record ChatMessage(String role, String content) {
+    }
+
+    public record ChatCompletionResponse(String id, String model, List<ChatChoice> choices, Usage usage) {
+    }
+
+    public record ChatChoice(int index, ChatMessage message, @JsonProperty("finish_reason") String finishReason) {
+    }
+
     public record CompletionResponse(String id, String model, List<Choice> choices, Usage usage) {
     }
 

@@ -30,7 +30,7 @@ public final class ComponentEnvironment {
         return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
     }
 
-    /** The quarkus-amazon-services client settings (region, static test credentials, endpoints, path style). */
+    /** The quarkus-amazon-services client settings (region, test credentials, endpoints, path style), text logs. */
     private Map<String, String> awsClients() {
         Map<String, String> env = new LinkedHashMap<>();
         aws.quarkusConfig().forEach((key, value) -> {
@@ -38,6 +38,8 @@ public final class ComponentEnvironment {
                 env.put(envName(key), value);
             }
         });
+        // deployed components log JSON lines (quarkus-logging-json); on a developer's console text reads better
+        env.put(envName("quarkus.log.console.json.enabled"), "false");
         return env;
     }
 
