@@ -109,10 +109,15 @@ class LocalStackChaosSoakTest {
         }
     }
 
+    /**
+     * One router execution environment: the local stack runs its environments as threads of one host process, so
+     * the die-after-marker hook (which halts the process) would kill every invocation in flight at once; on Lambda
+     * it kills only its own environment's invocation.
+     */
     private LaunchOptions options(URI modelServer) {
         return new LaunchOptions(0, 0, 0, null, null, false, LaunchOptions.DEFAULT_TEXT_MODEL_URL,
                 LaunchOptions.DEFAULT_TEXT_MODEL_SHA256, cache, Backend.OPENAI, modelServer,
-                EnumSet.allOf(Tier.class), Duration.ofSeconds(5), TestPaths.repo());
+                EnumSet.allOf(Tier.class), Duration.ofSeconds(5), TestPaths.repo()).withRouterConcurrency(1);
     }
 
     /** Every component reaches SQS and S3 through a proxy of its own role; short queue and retry timings. */
