@@ -66,6 +66,12 @@ class FunctionTimeoutsTest {
     }
 
     @Test
+    void managedClients_shouldIncludeSecretsManager_inTheResultNotifier() throws IOException {
+        // the callback signing key's client is Quarkus-managed, so the test above checks its time limits too
+        assertThat(services(properties("result-notifier"))).contains("s3", "sns", "sqs", "secretsmanager");
+    }
+
+    @Test
     void routerCalls_shouldAllFitTheRouterTimeout_whenAResubmissionMakesItsSequentialCalls() throws IOException {
         Properties router = properties("router");
         Duration slowest = services(router).stream()

@@ -2,7 +2,6 @@ package io.gpupipe.notifier;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -27,9 +26,6 @@ public interface NotifierConfig {
      * sits in the function's environment. Exactly one of this and {@link #callbackSecret()} is set.
      */
     Optional<String> callbackSecretArn();
-
-    /** Local endpoint for the plain Secrets Manager client; unset in AWS. */
-    Optional<URI> secretsmanagerEndpointOverride();
 
     /**
      * Callback hosts exempt from the address check (exact names, case-insensitive), and allowed over http. Empty in

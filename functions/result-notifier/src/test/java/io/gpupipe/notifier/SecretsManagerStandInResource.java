@@ -1,5 +1,6 @@
 package io.gpupipe.notifier;
 
+import io.gpupipe.localaws.LocalAws;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +26,11 @@ public class SecretsManagerStandInResource implements QuarkusTestResourceLifecyc
         }
         standIn.putSecret(SECRET_ARN, SECRET_VALUE);
         // an empty value unsets the %test plain key of application.properties
-        return Map.of("gpupipe.notifier.secretsmanager-endpoint-override", standIn.endpoint().toString(),
+        return Map.of("quarkus.secretsmanager.endpoint-override", standIn.endpoint().toString(),
+                "quarkus.secretsmanager.aws.region", LocalAws.REGION,
+                "quarkus.secretsmanager.aws.credentials.type", "static",
+                "quarkus.secretsmanager.aws.credentials.static-provider.access-key-id", LocalAws.ACCESS_KEY,
+                "quarkus.secretsmanager.aws.credentials.static-provider.secret-access-key", LocalAws.SECRET_KEY,
                 "gpupipe.notifier.callback-secret-arn", SECRET_ARN,
                 "gpupipe.notifier.callback-secret", "",
                 "%test.gpupipe.notifier.callback-secret", "");

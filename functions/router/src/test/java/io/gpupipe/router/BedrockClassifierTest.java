@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.router.BedrockConverseStandIn.Received;
@@ -13,7 +12,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,26 +22,14 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
 @WithTestResource(BedrockStandInResource.class)
-class BedrockClassifierTest {
+class BedrockClassifierTest extends LocalAwsProbeSetup {
     private static final String AMBIGUOUS_PROMPT = "Compare these two architectures in depth. ".repeat(15);
-
-    @InjectLocalAws
-    LocalAws aws;
 
     BedrockConverseStandIn standIn;
 
-    private LocalAwsProbe probe;
-
     @BeforeEach
     void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
         standIn.reset();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
     }
 
     @Test

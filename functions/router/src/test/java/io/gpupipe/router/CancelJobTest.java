@@ -4,8 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.gpupipe.localaws.InjectLocalAws;
-import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
@@ -19,28 +17,11 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class CancelJobTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
-    }
-
+class CancelJobTest extends LocalAwsProbeSetup {
     @Test
     void cancel_shouldRewriteMarkerAsCancelledAndAnswer202_whenJobIsQueued() {
         // given

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.JobLayout;
@@ -14,8 +13,6 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,29 +23,13 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(EnqueueFailureTest.MissingLargeQueue.class)
 @WithTestResource(LocalAwsTestResource.class)
-class EnqueueFailureTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
+class EnqueueFailureTest extends LocalAwsProbeSetup {
     /** Overrides the large queue URL with one naming a queue that was never created. */
     public static class MissingLargeQueue implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("gpupipe.router.large-queue-url", "${local-aws.queue-url.large}-does-not-exist");
         }
-    }
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
     }
 
     @Test

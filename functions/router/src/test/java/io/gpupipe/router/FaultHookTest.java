@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.JobStatus;
@@ -14,37 +13,19 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The chaos soak's fault hook, configured as the soak configures it: every invocation dies after the marker. */
 @QuarkusTest
 @TestProfile(FaultHookTest.AlwaysDieAfterMarker.class)
 @WithTestResource(LocalAwsTestResource.class)
-class FaultHookTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
+class FaultHookTest extends LocalAwsProbeSetup {
     /** {@code GPUPIPE_ROUTER_FAULT_DIE_AFTER_MARKER_RATIO=1}. */
     public static class AlwaysDieAfterMarker implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("gpupipe.router.fault.die-after-marker-ratio", "1");
         }
-    }
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
     }
 
     @Test

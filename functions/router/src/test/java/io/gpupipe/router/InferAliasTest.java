@@ -3,7 +3,6 @@ package io.gpupipe.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.InferenceJob;
@@ -12,31 +11,13 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /** Seed 001's curl examples against {@code POST /infer}: the answer is exactly {@code {requestId, tier}}. */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class InferAliasTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
-    }
-
+class InferAliasTest extends LocalAwsProbeSetup {
     @Test
     void infer_shouldAnswerRequestIdAndTierSmall_whenSeedSmallRequest() {
         // when

@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
@@ -27,28 +26,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class JobStatusTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
-    }
-
+class JobStatusTest extends LocalAwsProbeSetup {
     @Test
     void status_shouldAnswerQueued_whenJobWasJustSubmitted() {
         // given

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.InferenceJob;
@@ -18,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,23 +30,7 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class QueueSafeMessageTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
-    }
-
+class QueueSafeMessageTest extends LocalAwsProbeSetup {
     static Stream<Arguments> prompts() {
         String emoji = "\uD83D\uDE00";
         return Stream.of(

@@ -3,7 +3,6 @@ package io.gpupipe.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.FieldError;
@@ -15,8 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -27,24 +24,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class RouterHttpFuzzTest {
+class RouterHttpFuzzTest extends LocalAwsProbeSetup {
     static final int BODIES = 1_000;
-
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
-    }
 
     @Test
     void submit_shouldAnswer2xxOr4xxAndDeliverEveryAcceptedJobIntact_forGeneratedBodies() {

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.InferenceJob;
@@ -18,8 +17,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,24 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class StuckQueuedJobTest {
+class StuckQueuedJobTest extends LocalAwsProbeSetup {
     private static final Instant EARLIER = Instant.parse("2026-11-29T12:00:00Z");
-
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
-    @AfterEach
-    void tearDown() {
-        probe.close();
-    }
 
     @Test
     void submit_shouldEnqueueTheJob_whenResubmittedMarkerStillReadsQueuedWithNoResult() {

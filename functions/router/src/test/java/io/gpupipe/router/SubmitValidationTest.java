@@ -6,7 +6,6 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,23 +25,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every client mistake gets a 4xx JSON naming the problem, and nothing is stored or enqueued. */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-class SubmitValidationTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    private LocalAwsProbe probe;
-
-    @BeforeEach
-    void setUp() {
-        probe = new LocalAwsProbe(aws);
-        probe.purgeTierQueues();
-    }
-
+class SubmitValidationTest extends LocalAwsProbeSetup {
     @AfterEach
     void tearDown() {
         assertThat(probe.drain(LocalAws.SMALL_QUEUE)).as("small queue").isEmpty();
         assertThat(probe.drain(LocalAws.LARGE_QUEUE)).as("large queue").isEmpty();
-        probe.close();
     }
 
     @ParameterizedTest

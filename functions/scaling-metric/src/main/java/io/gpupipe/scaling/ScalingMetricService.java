@@ -1,6 +1,7 @@
 package io.gpupipe.scaling;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.function.JsonLines;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.scaling.ScalingInputs;
 import io.gpupipe.model.scaling.ScalingMetrics;

@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
 public record RepairAssessment(InstanceEvent event, List<Integer> criticalXids, boolean alarm) {
     public static final String METRIC = "GpuHealthEvents";
     public static final String NO_XID = "none";
+    /** SNS takes a Subject "less than 100 characters long" (SNS API Reference, Publish): at most 99. */
+    public static final int MAX_SUBJECT_CHARS = 99;
 
     public RepairAssessment {
         Objects.requireNonNull(event, "event");
@@ -58,11 +60,12 @@ public record RepairAssessment(InstanceEvent event, List<Integer> criticalXids, 
                 .property("alarm", alarm);
     }
 
-    /** The SNS subject (at most 100 characters, as SNS requires). */
+    /** The SNS subject, cut to {@link #MAX_SUBJECT_CHARS} with "..." when longer. */
     public String alarmSubject() {
         String subject = "GPU fault " + criticalXids.stream().map(x -> "XID " + x).collect(Collectors.joining(", "))
                 + " on " + orUnknown(event.ec2InstanceId()) + " (" + orUnknown(event.cluster()) + ")";
-        return subject.length() <= 100 ? subject : subject.substring(0, 97) + "...";
+        return subject.length() <= MAX_SUBJECT_CHARS ? subject
+                : subject.substring(0, MAX_SUBJECT_CHARS - 3) + "...";
     }
 
     /** The SNS message: what failed, where, and what happens next. */

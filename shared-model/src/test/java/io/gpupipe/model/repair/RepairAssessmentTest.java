@@ -95,6 +95,20 @@ class RepairAssessmentTest {
     }
 
     @Test
+    void alarmSubject_shouldStayUnder100Characters_whenTheClusterNameIsLong() {
+        // given: SNS refuses a Subject that is not "less than 100 characters long" (SNS API Reference, Publish)
+        RepairAssessment assessment = RepairAssessment.of(event(InstanceEventParserTest.HEALTH_IMPAIRED_XID79
+                .replace("cluster/gpupipe", "cluster/" + "c".repeat(120))), GpuXids.SEED_CRITICAL);
+
+        // when
+        String subject = assessment.alarmSubject();
+
+        // then
+        assertThat(subject).hasSizeLessThan(100).startsWith("GPU fault XID 79 on i-0abcdef1234567890 (")
+                .endsWith("...");
+    }
+
+    @Test
     void parseXids_shouldAcceptCommonSpellings() {
         assertThat(GpuXids.parse("XID_79")).containsExactly(79);
         assertThat(GpuXids.parse("Xid 48; xid:140 and XID-74")).containsExactly(48, 140, 74);

@@ -7,7 +7,10 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeClient;
 import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeClientBuilder;
 
-/** Builds the Bedrock Runtime client of the classifier: one attempt, bounded by the configured timeout. */
+/**
+ * Builds the Bedrock Runtime client of the classifier: one attempt, bounded by the configured timeout. Built by hand:
+ * {@code quarkus-amazon-bedrockruntime} (in the 3.14.1 BOM) is not served by the registry this project builds from.
+ */
 public final class BedrockClients {
     private BedrockClients() {
     }

@@ -13,9 +13,11 @@ import software.amazon.awssdk.services.ecs.EcsClientBuilder;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The plain SDK clients for ECS and CloudWatch (no Quarkus extension exists for them): region and credentials from
- * the SDK's default chains (AWS_REGION and the function's role in Lambda), endpoint from configuration for local
- * runs, URL-connection HTTP client like the Quarkus-managed SQS client.
+ * The plain SDK clients for ECS and CloudWatch: quarkus-amazon-services has no ECS extension, and its CloudWatch
+ * extension ({@code quarkus-amazon-cloudwatch}, in the 3.14.1 BOM) is not served by the registry this project builds
+ * from (see the parent pom). Region and credentials from the SDK's default chains (AWS_REGION and the function's role
+ * in Lambda), endpoint from configuration for local runs, URL-connection HTTP client like the Quarkus-managed SQS
+ * client.
  */
 public class AwsClients {
     @Produces

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,6 +28,11 @@ import java.util.stream.Collectors;
  * bodies accepted; CBOR by jackson-dataformat-cbor). {@code GetMetricData} answers the datapoints scripted with
  * {@link #setSeries} (none by default: the local stack has no GPU, so no signal), or an injected failure;
  * {@code PutMetricData} calls are recorded and handed to an optional listener (the local stack prints them).
+ *
+ * <p>It refuses what CloudWatch refuses ({@link PutMetricDataRules}), with CloudWatch's error shape on this protocol:
+ * HTTP 400, the Smithy shape id in {@code __type} and the service's AWS Query error code in the
+ * {@code x-amzn-query-error} header (CloudWatch is {@code @awsQueryCompatible}), which is how the SDK knows to throw
+ * {@code InvalidParameterValueException} / {@code MissingRequiredParameterException}.
  */
 public final class CloudWatchStandIn implements StandIn {
     static final String PATH_PREFIX = "/service/GraniteServiceVersion20100801/operation/";
@@ -121,6 +127,11 @@ public final class CloudWatchStandIn implements StandIn {
             JsonNode request = body.length == 0 ? MAPPER.createObjectNode() : MAPPER.readTree(body);
             String operation = path.substring(PATH_PREFIX.length());
             if ("PutMetricData".equals(operation)) {
+                Optional<PutMetricDataRules.Violation> violation = PutMetricDataRules.check(request);
+                if (violation.isPresent()) {
+                    queryError(exchange, violation.get());
+                    return;
+                }
                 PutCall call = putCall(request);
                 puts.add(call);
                 listener.accept(call);
@@ -219,6 +230,14 @@ public final class CloudWatchStandIn implements StandIn {
         exchange.getResponseHeaders().set("smithy-protocol", "rpc-v2-cbor");
         StandInHttp.respond(exchange, status, CBOR, MAPPER.writeValueAsBytes(Map.of("__type", type,
                 "message", message)));
+    }
+
+    /** A modeled client error: the shape id in {@code __type}, the AWS Query code in {@code x-amzn-query-error}. */
+    private static void queryError(HttpExchange exchange, PutMetricDataRules.Violation violation) throws IOException {
+        exchange.getResponseHeaders().set("smithy-protocol", "rpc-v2-cbor");
+        exchange.getResponseHeaders().set("x-amzn-query-error", violation.queryCode() + ";Sender");
+        StandInHttp.respond(exchange, 400, CBOR, MAPPER.writeValueAsBytes(Map.of(
+                "__type", "com.amazonaws.cloudwatch#" + violation.shape(), "message", violation.message())));
     }
 
     @Override

@@ -19,11 +19,13 @@ import java.util.function.Consumer;
  * Stand-in for the SNS control plane (SNS cannot run here), speaking what SDK 2.57.8's SnsClient speaks: the AWS
  * Query protocol. It takes a SigV4-signed {@code POST /} with a form-encoded {@code Action=Publish&Version=
  * 2010-03-31&TopicArn=…&Message=…} body and answers the {@code PublishResponse} XML, or SNS's {@code ErrorResponse}
- * XML for an unknown topic, an unsigned request or an injected failure. It records each message (for assertions),
- * can fail scripted requests (for retry tests) and tells an optional listener (the local stack prints each message).
+ * XML for an unknown topic, an unsigned request, a message or subject SNS refuses ({@link #invalidParameter}) or an
+ * injected failure. It records each message (for assertions), can fail scripted requests (for retry tests) and tells
+ * an optional listener (the local stack prints each message).
  */
 public final class SnsStandIn implements StandIn {
     private static final String XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/";
+    static final int MAX_MESSAGE_BYTES = 262_144;
 
     /** One Publish call as SNS received it. */
     public record Published(String topicArn, String subject, String message, Map<String, String> attributes,
@@ -103,8 +105,9 @@ public final class SnsStandIn implements StandIn {
                 error(exchange, 404, "Sender", "NotFound", "Topic does not exist");
                 return;
             }
-            if (form.get("Message") == null) {
-                error(exchange, 400, "Sender", "InvalidParameter", "Message is required");
+            String invalid = invalidParameter(form.get("Message"), form.get("Subject"));
+            if (invalid != null) {
+                error(exchange, 400, "Sender", "InvalidParameter", "Invalid parameter: " + invalid);
                 return;
             }
             String messageId = UUID.randomUUID().toString();
@@ -117,6 +120,25 @@ public final class SnsStandIn implements StandIn {
                     + "<ResponseMetadata><RequestId>" + UUID.randomUUID() + "</RequestId></ResponseMetadata>"
                     + "</PublishResponse>");
         }
+    }
+
+    /**
+     * What SNS refuses in a Publish (SNS API Reference, PublishRequest): no or an empty Message; a Message over
+     * "256 KB in size (262,144 bytes, not 262,144 characters)"; a Subject that is not "UTF-8 text with no line breaks
+     * or control characters, and less than 100 characters long". Null when the request passes.
+     */
+    static String invalidParameter(String message, String subject) {
+        if (message == null || message.isEmpty()) {
+            return "Empty message";
+        }
+        if (message.getBytes(StandardCharsets.UTF_8).length > MAX_MESSAGE_BYTES) {
+            return "Message too long";
+        }
+        if (subject != null && (subject.isEmpty() || subject.length() >= 100
+                || subject.chars().anyMatch(Character::isISOControl))) {
+            return "Subject";
+        }
+        return null;
     }
 
     private static Map<String, String> attributes(Map<String, String> form) {

@@ -1,4 +1,4 @@
-package io.gpupipe.scaling;
+package io.gpupipe.function;
 
 import io.quarkus.test.Mock;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,10 +1,10 @@
-package io.gpupipe.deadletter;
+package io.gpupipe.function;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 
-/** The time source; tests may replace it. */
+/** The time source of every function; tests may replace it. */
 public class ClockProducer {
     @Produces
     @Singleton

@@ -1,4 +1,4 @@
-package io.gpupipe.notifier;
+package io.gpupipe.function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
