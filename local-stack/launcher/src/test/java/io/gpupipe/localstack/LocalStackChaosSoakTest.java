@@ -109,7 +109,7 @@ class LocalStackChaosSoakTest {
     private LaunchOptions options(URI modelServer) {
         return new LaunchOptions(0, 0, 0, null, null, false, LaunchOptions.DEFAULT_TEXT_MODEL_URL,
                 LaunchOptions.DEFAULT_TEXT_MODEL_SHA256, cache, Backend.OPENAI, modelServer,
-                EnumSet.allOf(Tier.class), Duration.ofSeconds(5), TestPaths.repo());
+                new java.util.LinkedHashSet<>(io.gpupipe.model.TierCatalogue.bundled().names()), Duration.ofSeconds(5), TestPaths.repo());
     }
 
     /** Every component reaches SQS and S3 through a proxy of its own role; short queue and retry timings. */
