@@ -14,12 +14,12 @@ import software.amazon.awscdk.Tags;
  * offline with {@code cdk/synth.sh} (or {@code cdk synth}); deploy after the SAM stack.
  *
  * <p>Context (-c key=value, or cdk.json): {@code samStackName} (default gpupipe), {@code workerImageTag}
- * (default 0.1.0), {@code smallModelImageTag}, {@code largeModelImageTag}, {@code smallModelRevision} and
- * {@code largeModelRevision} (required: the 40-hex commits of native-build/models/*.env), {@code resultsKmsKeyArn}
+ * (default 0.1.0), {@code <tier>ModelImageTag}, {@code <tier>ModelRevision} for every catalogue tier (required:
+ * the 40-hex commits of native-build/models/*.env), {@code resultsKmsKeyArn}
  * (when the bucket uses SSE-KMS), {@code smallWarmWindow}/{@code largeWarmWindow} (e.g. "MON-FRI 08:00-18:00
  * Europe/Berlin 1", see {@link TierScaling}), {@code smallSpot}/{@code largeSpot} (true: tasks after the first on
  * Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5). Task ceilings are the SAM stack's
- * SmallMaxTasks/LargeMaxTasks parameters.
+ * {@code <Tier>MaxTasks} parameters. The tiers are shared-model's tier catalogue ({@link Tiers}).
  */
 public final class GpupipeApp {
     private GpupipeApp() {
@@ -33,9 +33,14 @@ public final class GpupipeApp {
 
     /** Adds gpupipe's stacks to {@code app}; fails with the sizing gate's message if a tier's model cannot fit. */
     public static Stacks build(App app) {
+        return build(app, Tiers.defaults());
+    }
+
+    /** Adds gpupipe's stacks for {@code specs} (the catalogue's tiers with their models) to {@code app}. */
+    public static Stacks build(App app, List<TierSpec> specs) {
         String samStack = context(app, "samStackName").orElse("gpupipe");
         SamExports sam = new SamExports(samStack);
-        List<TierSpec> tiers = tiers(app);
+        List<TierSpec> tiers = tiers(app, specs);
         StackProps props = StackProps.builder().env(environment()).build();
 
         NetworkStack network = new NetworkStack(app, samStack + "-network", props);
@@ -56,9 +61,9 @@ public final class GpupipeApp {
                          MonitoringStack monitoring) {
     }
 
-    static List<TierSpec> tiers(App app) {
+    static List<TierSpec> tiers(App app, List<TierSpec> specs) {
         List<TierSpec> tiers = new ArrayList<>();
-        for (TierSpec spec : Tiers.defaults()) {
+        for (TierSpec spec : specs) {
             String name = spec.tier().wireName();
             TierSpec tier = spec;
             Optional<String> tag = context(app, name + "ModelImageTag");

@@ -1,5 +1,6 @@
 package io.gpupipe.cdk;
 
+import io.gpupipe.model.ModelServerContract;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.serving.ModelVersion;
 import io.gpupipe.model.sizing.FractionalGpus;
@@ -24,6 +25,7 @@ import java.util.Objects;
  * @param scaleInAfter     how long a tier must want fewer tasks before one is removed
  * @param modelRepository  the Hugging Face repository the model-server image bakes in (native-build/models/*.env)
  * @param modelRevision    the commit of that repository the weights were built from (40 hex; synth refuses others)
+ * @param contract         which API the model server speaks (vLLM text, or vLLM-Omni speech)
  */
 public record TierSpec(
         Tier tier,
@@ -38,7 +40,8 @@ public record TierSpec(
         Duration scaleInAfter,
         List<String> allowedInstanceTypes,
         String modelRepository,
-        String modelRevision) {
+        String modelRevision,
+        ModelServerContract contract) {
 
     public TierSpec {
         Objects.requireNonNull(tier, "tier");
@@ -48,6 +51,7 @@ public record TierSpec(
         Objects.requireNonNull(modelLoadGrace, "modelLoadGrace");
         Objects.requireNonNull(scaleInAfter, "scaleInAfter");
         Objects.requireNonNull(modelRepository, "modelRepository");
+        Objects.requireNonNull(contract, "contract");
         allowedInstanceTypes = List.copyOf(allowedInstanceTypes);
         if (maxScaleOutStep < 1) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": maxScaleOutStep must be >= 1, got "
@@ -104,16 +108,17 @@ public record TierSpec(
     public TierSpec withModel(ModelFootprint newModel, GpuShare newShare) {
         return new TierSpec(tier, newModel, newShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
                 modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository,
-                modelRevision);
+                modelRevision, contract);
     }
 
     public TierSpec withModelServerImageTag(String tag) {
         return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep, tag,
-                modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, modelRevision);
+                modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, modelRevision, contract);
     }
 
     public TierSpec withModelRevision(String revision) {
         return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
-                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, revision);
+                modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, revision,
+                contract);
     }
 }

@@ -101,8 +101,25 @@ public class TierTask extends Construct {
     static List<String> modelServerArgs(TierSpec spec) {
         List<String> args = new ArrayList<>();
         args.add(spec.modelVersion().servedPath());
-        args.addAll(serveCommand(spec).args());
+        args.addAll(switch (spec.contract()) {
+            case TEXT -> serveCommand(spec).args();
+            case SPEECH -> omniSpeechArgs(spec);
+        });
         return args;
+    }
+
+    /** The deploy config vLLM-Omni ships for Qwen3-TTS (a path inside its installed package). */
+    static final String QWEN3_TTS_DEPLOY_CONFIG = "vllm_omni/deploy/qwen3_tts.yaml";
+
+    /**
+     * vLLM-Omni's speech server, as its Speech API docs start Qwen3-TTS (docs.vllm.ai/projects/vllm-omni/en/stable/
+     * serving/speech_api: {@code vllm serve <model> --deploy-config vllm_omni/deploy/qwen3_tts.yaml --omni
+     * --trust-remote-code --enforce-eager}); it then serves {@code POST /v1/audio/speech} with 24 kHz output.
+     */
+    static List<String> omniSpeechArgs(TierSpec spec) {
+        return List.of("--deploy-config", QWEN3_TTS_DEPLOY_CONFIG, "--omni", "--trust-remote-code",
+                "--enforce-eager", "--served-model-name", spec.model().model(), "--host", "127.0.0.1",
+                "--port", Integer.toString(MODEL_SERVER_PORT));
     }
 
     static VllmServeCommand serveCommand(TierSpec spec) {
@@ -143,6 +160,14 @@ public class TierTask extends Construct {
         env.put("GPUPIPE_WORKER_BACKEND", "openai");
         env.put("GPUPIPE_WORKER_MAX_RECEIVE_COUNT", sam.maxReceiveCount());
         env.put("GPUPIPE_WORKER_MODEL", spec.model().model());
+        switch (spec.contract()) {
+            case TEXT -> env.put("GPUPIPE_WORKER_WARM_UP_TASK", "generate");
+            case SPEECH -> {
+                // readiness waits for a speech warm-up: a TTS server has no chat completions to warm up
+                env.put("GPUPIPE_WORKER_WARM_UP_TASK", "speech");
+                env.put("GPUPIPE_WORKER_OPENAI_SPEECH_MODEL", spec.model().model());
+            }
+        }
         // The worker claims this version only after GET /v1/models reports the expected root (the pinned path).
         env.put("GPUPIPE_WORKER_MODEL_VERSION", spec.modelVersion().wireForm());
         env.put("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", spec.modelVersion().servedPath());

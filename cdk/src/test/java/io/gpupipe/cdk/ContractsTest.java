@@ -59,14 +59,15 @@ class ContractsTest {
     void synth_shouldFailReadably_whenATiersRevisionIsNotACommit() {
         for (String revision : new String[] {"main", "0123456789ABCDEF0123456789ABCDEF01234567", "abc123"}) {
             App app = new App(AppProps.builder().context(Map.of("smallModelRevision", revision,
-                    "largeModelRevision", SynthesizedApp.LARGE_REVISION)).build());
+                    "largeModelRevision", SynthesizedApp.LARGE_REVISION,
+                    "speechModelRevision", SynthesizedApp.SPEECH_REVISION)).build());
             assertThatThrownBy(() -> GpupipeApp.build(app)).as(revision)
                     .hasMessageStartingWith("tier small: model revision of TheBloke/Mistral-7B-Instruct-v0.2-AWQ "
                             + "must be a commit: 40 lower-case hex digits, got \"" + revision + "\"")
                     .hasMessageContaining("-c smallModelRevision=<commit>");
         }
         App noRevision = new App(AppProps.builder().context(Map.of("smallModelRevision",
-                SynthesizedApp.SMALL_REVISION)).build());
+                SynthesizedApp.SMALL_REVISION, "speechModelRevision", SynthesizedApp.SPEECH_REVISION)).build());
         assertThatThrownBy(() -> GpupipeApp.build(noRevision)).hasMessageStartingWith("tier large: ");
     }
 
@@ -74,7 +75,7 @@ class ContractsTest {
     void capacityProviders_shouldGiveTasksStorageForUnpackingTheirImage() {
         // when
         Map<String, Long> storage = gpu.findResources("AWS::ECS::CapacityProvider").entrySet().stream()
-                .collect(Collectors.toMap(e -> e.getKey().startsWith("Large") ? "large" : "small",
+                .collect(Collectors.toMap(e -> e.getKey().substring(0, e.getKey().indexOf("Tier")).toLowerCase(),
                         e -> ((Number) map(map(map(properties(e.getValue()).get("ManagedInstancesProvider"))
                                 .get("InstanceLaunchTemplate")).get("StorageConfiguration")).get("StorageSizeGiB"))
                                 .longValue()));
@@ -82,6 +83,7 @@ class ContractsTest {
         // then: the 70B image (~32 GiB of weights on a ~20 GiB vLLM image) needs more than the 80 GiB default
         assertThat(storage.get("large")).isEqualTo(Tiers.large().taskStorageGiB()).isGreaterThan(80);
         assertThat(storage.get("small")).isEqualTo(80);
+        assertThat(storage.get("speech")).isEqualTo(Tiers.speech().taskStorageGiB()).isEqualTo(80);
     }
 
     @Test

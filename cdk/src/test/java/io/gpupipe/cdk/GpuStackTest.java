@@ -34,7 +34,7 @@ class GpuStackTest {
     @Test
     void capacityProviders_shouldSelectNvidiaGpusWithAutoRepair_whenOnePerTier() {
         // then
-        gpu.resourceCountIs("AWS::ECS::CapacityProvider", 2);
+        gpu.resourceCountIs("AWS::ECS::CapacityProvider", Tiers.defaults().size());
         gpu.hasResourceProperties("AWS::ECS::CapacityProvider", Match.objectLike(Map.of("ManagedInstancesProvider",
                 Match.objectLike(Map.of(
                         "AutoRepairConfiguration", Map.of("ActionsStatus", "ENABLED"),
@@ -55,7 +55,7 @@ class GpuStackTest {
     @Test
     void services_shouldStartAtZeroWithoutPublicIpsAndRollBack_whenSynthesized() {
         // then
-        gpu.resourceCountIs("AWS::ECS::Service", 2);
+        gpu.resourceCountIs("AWS::ECS::Service", Tiers.defaults().size());
         gpu.allResourcesProperties("AWS::ECS::Service", Match.objectLike(Map.of(
                 "DesiredCount", 0,
                 "DeploymentConfiguration", Match.objectLike(Map.of(

@@ -21,7 +21,7 @@ class MonitoringStackTest {
     @Test
     void gpuAlarms_shouldWatchEachTierService_whenThresholdsFromSeeds() {
         // then: per tier temperature > 90, XID > 0, memory > 85 (warning) and > 95 (critical)
-        for (String tier : List.of("small", "large")) {
+        for (String tier : List.of("small", "large", "speech")) {
             Map<String, Object> service = Map.of("Name", "ServiceName",
                     "Value", Map.of("Fn::ImportValue", "gpupipe-service-name-" + tier));
             assertAlarm("TaskGPUTemperature", 90, service);
@@ -46,7 +46,7 @@ class MonitoringStackTest {
     @Test
     void queueAgeAlarms_shouldWatchEachTierQueueAndTheDlq_whenJobsWaitTooLong() {
         // then: a job waiting an hour means its tier is not scaling out, days before SQS would expire it
-        for (String tier : List.of("small", "large")) {
+        for (String tier : List.of("small", "large", "speech")) {
             assertQueueAgeAlarm("gpupipe-queue-name-" + tier, 3600);
         }
         // the dead-letter handler settles a readable message in seconds: older ones are kept, unreadable ones
@@ -56,7 +56,8 @@ class MonitoringStackTest {
     @Test
     void alarms_shouldNotifyTheSamAlarmTopicAndTolerateZeroTasks_whenAnyFires() {
         // then
-        monitoring.resourceCountIs("AWS::CloudWatch::Alarm", 12);
+        // five per tier (GPU temperature, XID, memory warning and critical, queue age) and two on the DLQ
+        monitoring.resourceCountIs("AWS::CloudWatch::Alarm", 5 * Tiers.defaults().size() + 2);
         monitoring.allResourcesProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
                 "AlarmActions", List.of(Map.of("Fn::ImportValue", "gpupipe-alarm-topic-arn")),
                 "TreatMissingData", "notBreaching")));

@@ -30,6 +30,11 @@ class SamTemplateTest {
 
     @BeforeAll
     static void load() {
+        sam = include();
+    }
+
+    /** The root sam-template.yaml as a CDK {@link Template} (also used by {@link SamTemplateTiersTest}). */
+    static Template include() {
         Stack holder = new Stack(new App(), "sam");
         CfnInclude.Builder.create(holder, "Template")
                 .templateFile(Path.of("..", "sam-template.yaml").toString())
@@ -37,7 +42,7 @@ class SamTemplateTest {
                 .dehydratedResources(List.of("InferenceApi", "RouterFunction", "ScalingMetricFunction",
                         "ResultNotifierFunction", "RepairLoggerFunction", "DeadLetterFunction"))
                 .build();
-        sam = Template.fromStack(holder);
+        return Template.fromStack(holder);
     }
 
     @Test

@@ -22,7 +22,7 @@ class ScalingTest {
     @Test
     void scalableTargets_shouldRangeFromZeroToTheSamStacksTierMax_whenSynthesized() {
         // then: the same ceiling the scaling-metric function clamps to
-        gpu.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 2);
+        gpu.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", Tiers.defaults().size());
         for (String tier : List.of("small", "large")) {
             gpu.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
                     "MinCapacity", 0, "MaxCapacity", Map.of("Fn::ImportValue", "gpupipe-max-tasks-" + tier),

@@ -42,7 +42,8 @@ class SizingGateTest {
     static void synthesizeFractionalTier() {
         TierSpec quarterOfL4 = new TierSpec(Tiers.small().tier(), CLASSIFIER_INT8, GpuShare.of("0.25"), 22 * 1024,
                 2048, 8 * 1024, 4, "small-classifier-1", java.time.Duration.ofMinutes(5),
-                java.time.Duration.ofMinutes(5), List.of(), "example/classifier", SynthesizedApp.SMALL_REVISION);
+                java.time.Duration.ofMinutes(5), List.of(), "example/classifier", SynthesizedApp.SMALL_REVISION,
+                io.gpupipe.model.ModelServerContract.TEXT);
         fractional = Template.fromStack(workerStack(new App(), List.of(quarterOfL4)));
     }
 

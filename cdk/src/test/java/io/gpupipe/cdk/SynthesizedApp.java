@@ -16,6 +16,10 @@ final class SynthesizedApp {
     /** Test commits (any 40 hex digits; a deployment passes the ones native-build/models/*.env pins). */
     static final String SMALL_REVISION = "0123456789abcdef0123456789abcdef01234567";
     static final String LARGE_REVISION = "89abcdef0123456789abcdef0123456789abcdef";
+    static final String SPEECH_REVISION = "fedcba9876543210fedcba9876543210fedcba98";
+    /** Every tier's revision context, as .ci/run's CDK_CONTEXT_JSON passes it. */
+    static final Map<String, String> REVISIONS = Map.of("smallModelRevision", SMALL_REVISION,
+            "largeModelRevision", LARGE_REVISION, "speechModelRevision", SPEECH_REVISION);
     private static SynthesizedApp instance;
 
     final GpupipeApp.Stacks stacks;
@@ -27,7 +31,7 @@ final class SynthesizedApp {
     private SynthesizedApp() {
         App app = new App(AppProps.builder()
                 .context(Map.of("smallModelImageTag", SMALL_MODEL_TAG, "smallModelRevision", SMALL_REVISION,
-                        "largeModelRevision", LARGE_REVISION))
+                        "largeModelRevision", LARGE_REVISION, "speechModelRevision", SPEECH_REVISION))
                 .build());
         stacks = GpupipeApp.build(app);
         network = Template.fromStack(stacks.network());

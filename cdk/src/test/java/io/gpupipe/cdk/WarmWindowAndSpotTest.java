@@ -22,7 +22,8 @@ class WarmWindowAndSpotTest {
                 "smallSpot", "true",
                 "idleToZeroMinutes", "10",
                 "smallModelRevision", SynthesizedApp.SMALL_REVISION,
-                "largeModelRevision", SynthesizedApp.LARGE_REVISION)).build());
+                "largeModelRevision", SynthesizedApp.LARGE_REVISION,
+                "speechModelRevision", SynthesizedApp.SPEECH_REVISION)).build());
         gpu = Template.fromStack(GpupipeApp.build(app).worker());
     }
 
@@ -54,7 +55,7 @@ class WarmWindowAndSpotTest {
         // then: two small-tier providers (On-Demand + Spot), one large
         List<String> providers = gpu.findResources("AWS::ECS::CapacityProvider").values().stream()
                 .map(p -> properties(p).toString()).toList();
-        assertThat(providers).hasSize(3);
+        assertThat(providers).hasSize(Tiers.defaults().size() + 1);
         assertThat(providers.stream().filter(p -> p.contains("CapacityOptionType=SPOT"))).hasSize(1);
         String strategies = gpu.findResources("AWS::ECS::Service").values().stream()
                 .map(s -> properties(s).get("CapacityProviderStrategy").toString()).toList().toString();

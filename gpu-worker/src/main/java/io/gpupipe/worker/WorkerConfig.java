@@ -7,6 +7,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,7 +17,7 @@ import java.util.Optional;
 @ConfigMapping(prefix = "gpupipe.worker")
 public interface WorkerConfig {
 
-    /** The tier this worker serves: {@code small} or {@code large}. */
+    /** The tier this worker serves: a tier of the catalogue ({@code TierCatalogue}). */
     Tier tier();
 
     /** The tier queue to consume. */
@@ -46,8 +47,11 @@ public interface WorkerConfig {
     @WithDefault("openai")
     BackendKind backend();
 
-    /** Time budget of one job's inference (all calls and retries of one delivery), per tier. */
-    ModelTimeout modelTimeout();
+    /**
+     * Time budget of one job's inference (all calls and retries of one delivery), by tier name
+     * ({@code GPUPIPE_WORKER_MODEL_TIMEOUT_<TIER>}); a tier not named here gets the catalogue's.
+     */
+    Map<String, Duration> modelTimeout();
 
     /** On SIGTERM, how long in-flight jobs may keep running before they are released to other workers. */
     @WithDefault("100s")
@@ -82,14 +86,6 @@ public interface WorkerConfig {
     /** The two backends. */
     enum BackendKind {
         OPENAI, EMBEDDED
-    }
-
-    interface ModelTimeout {
-        @WithDefault("300s")
-        Duration small();
-
-        @WithDefault("600s")
-        Duration large();
     }
 
     interface Heartbeat {

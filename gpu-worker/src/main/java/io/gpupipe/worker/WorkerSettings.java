@@ -1,6 +1,8 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.consumption.AdaptiveWindow;
 import io.gpupipe.model.consumption.AttemptPolicy;
 import io.gpupipe.model.consumption.Backoff;
@@ -32,13 +34,19 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
         }
     }
 
-    /** Resolves the configuration against the queue's own attributes. */
+    /** Resolves the configuration against the queue's own attributes and the bundled tier catalogue. */
     public static WorkerSettings resolve(WorkerConfig config, QueueAttributes queue, String taskArn) {
+        return resolve(config, queue, taskArn, TierCatalogue.bundled());
+    }
+
+    /** Resolves the configuration against the queue's own attributes; the tier must be one of {@code tiers}. */
+    public static WorkerSettings resolve(WorkerConfig config, QueueAttributes queue, String taskArn,
+                                         TierCatalogue tiers) {
+        TierDefinition tier = tiers.get(config.tier());
         Duration visibility = config.visibilityTimeout().orElse(queue.visibilityTimeout());
         int maxReceiveCount = config.maxReceiveCount().or(queue::maxReceiveCount)
                 .orElse(AttemptPolicy.DEFAULT_MAX_RECEIVE_COUNT);
-        Duration modelTimeout = config.tier() == Tier.LARGE ? config.modelTimeout().large()
-                : config.modelTimeout().small();
+        Duration modelTimeout = config.modelTimeout().getOrDefault(tier.tier().wireName(), tier.modelTimeout());
         WorkerConfig.Retry retry = config.retry();
         HeartbeatSchedule heartbeat = config.heartbeat().interval()
                 .map(interval -> new HeartbeatSchedule(interval, visibility))

@@ -60,7 +60,7 @@ class CancelRaceTest {
     void largeQueueWorker() {
         pipeline = new LocalPipeline(aws);
         Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.LARGE)
+        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
                 .withMaxInFlight(2).withoutAdaptiveWindow();
         store = new RacingJobStore(new S3JobStore(pipeline.s3(), aws.bucket()));
         events = new CapturedEvents();
@@ -78,7 +78,7 @@ class CancelRaceTest {
         // given a queued job whose marker the API cancels (If-Match, as JobService.cancel does) right after the
         // worker has read it as queued
         String id = LocalPipeline.newRequestId();
-        JobState queued = JobState.queued(job(id), Tier.LARGE, Instant.now());
+        JobState queued = JobState.queued(job(id), Tier.of("large"), Instant.now());
         pipeline.putMarker(queued);
         AtomicBoolean cancelWon = new AtomicBoolean();
         store.afterFirstMarkerRead(id, s3 -> {
@@ -100,7 +100,7 @@ class CancelRaceTest {
         String id = LocalPipeline.newRequestId();
         AtomicBoolean created = new AtomicBoolean();
         store.afterFirstMarkerRead(id, s3 -> created.set(s3.replaceMarker(
-                JobState.queued(job(id), Tier.LARGE, Instant.now()).cancelled(Instant.now()), MarkerSnapshot.ABSENT)));
+                JobState.queued(job(id), Tier.of("large"), Instant.now()).cancelled(Instant.now()), MarkerSnapshot.ABSENT)));
         pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
@@ -114,10 +114,10 @@ class CancelRaceTest {
     void queuedMarkerRewrittenAfterTheRead_shouldStillRun_overTheNewVersion() {
         // given a marker that changes (but stays queued) between the worker's read and its write
         String id = LocalPipeline.newRequestId();
-        JobState queued = JobState.queued(job(id), Tier.LARGE, Instant.now());
+        JobState queued = JobState.queued(job(id), Tier.of("large"), Instant.now());
         pipeline.putMarker(queued);
         store.afterFirstMarkerRead(id, s3 -> pipeline.putMarker(
-                JobState.queued(job(id), Tier.LARGE, queued.updatedAt().plusMillis(1))));
+                JobState.queued(job(id), Tier.of("large"), queued.updatedAt().plusMillis(1))));
         pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();

@@ -49,7 +49,7 @@ class DrainLongPollTest {
                     .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "300"))).queueUrl();
             ExitingJobQueue queue = new ExitingJobQueue(new SqsJobQueue(pipeline.sqs(), url, Optional.empty()));
             WorkerSettings settings = Await.until(() -> lifecycle.worker().map(Worker::settings),
-                    Duration.ofSeconds(30), "the app's settings").withTier(Tier.LARGE).withMaxInFlight(4)
+                    Duration.ofSeconds(30), "the app's settings").withTier(Tier.of("large")).withMaxInFlight(4)
                     .withoutAdaptiveWindow().withVisibilityTimeout(Duration.ofSeconds(300)).withWaitTime(LONG_POLL);
             Worker worker = new Worker(settings, queue, new S3JobStore(pipeline.s3(), aws.bucket()), backend,
                     new CapturedEvents(), Clock.systemUTC());

@@ -34,7 +34,7 @@ class MetricNamespaceConfigTest {
                 Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), config.metricNamespace());
 
         // when
-        events.emit(new JobEvent("id", Tier.SMALL, Task.GENERATE, JobOutcome.SUCCEEDED, null, 1, 5, 7, 12, 3, 4, 1,
+        events.emit(new JobEvent("id", Tier.of("small"), Task.GENERATE, JobOutcome.SUCCEEDED, null, 1, 5, 7, 12, 3, 4, 1,
                 "m", "v", "local"));
 
         // then

@@ -59,7 +59,7 @@ class ReleasePathsTest {
     void largeQueueWorker() {
         pipeline = new LocalPipeline(aws);
         Await.until(() -> lifecycle.worker().isPresent(), TIMEOUT, "the app's worker to start");
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.LARGE)
+        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
                 .withMaxInFlight(4).withoutAdaptiveWindow();
         assertThat(settings.attempts().maxReceiveCount()).isEqualTo(aws.maxReceiveCount()).isEqualTo(3);
         store = new FaultyJobStore(new S3JobStore(pipeline.s3(), aws.bucket()));

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class StdoutJobEventsTest {
     private static final Instant NOW = Instant.parse("2026-05-03T04:35:47.906Z");
-    private final JobEvent succeeded = new JobEvent("550e8400-e29b-41d4-a716-446655440000", Tier.SMALL, Task.GENERATE,
+    private final JobEvent succeeded = new JobEvent("550e8400-e29b-41d4-a716-446655440000", Tier.of("small"), Task.GENERATE,
             JobOutcome.SUCCEEDED, null, 1, 1200, 4956, 5010, 17, 102, 1, "mistral-7b", "v0.2", "arn:task/1");
 
     @Test
@@ -53,7 +53,7 @@ class StdoutJobEventsTest {
     @Test
     void emfLine_shouldLeaveOutInferenceMetrics_whenNoModelCallWasMade() {
         // given a cancelled job
-        var cancelled = new JobEvent("id", Tier.LARGE, Task.SPEECH, JobOutcome.CANCELLED, null, 1, 50, 0, 3, 0, 0, 0,
+        var cancelled = new JobEvent("id", Tier.of("large"), Task.SPEECH, JobOutcome.CANCELLED, null, 1, 50, 0, 3, 0, 0, 0,
                 null, null, "local");
         // when
         JsonNode emf = JobJson.read(StdoutJobEvents.emfLine(cancelled, NOW, "Gpupipe"), JsonNode.class);
@@ -67,7 +67,7 @@ class StdoutJobEventsTest {
 
     @Test
     void logLine_shouldBeAWarning_withTheErrorCode_whenJobFailed() {
-        var failed = new JobEvent("id", Tier.SMALL, Task.GENERATE, JobOutcome.FAILED, "model_error", 3, 10, 40, 60,
+        var failed = new JobEvent("id", Tier.of("small"), Task.GENERATE, JobOutcome.FAILED, "model_error", 3, 10, 40, 60,
                 0, 0, 3, "m", "v", "local");
         JsonNode log = JobJson.read(StdoutJobEvents.logLine(failed, NOW), JsonNode.class);
         assertThat(log.path("level").asText()).isEqualTo("WARN");

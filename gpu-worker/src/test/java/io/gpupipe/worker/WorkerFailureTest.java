@@ -213,7 +213,7 @@ class WorkerFailureTest {
     }
 
     private Worker largeQueueWorker(CapturedEvents captured) {
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.LARGE)
+        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
                 .withMaxInFlight(8).withoutAdaptiveWindow();
         var queue = new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
                 Optional.of(aws.queueUrl(LocalAws.DLQ)));

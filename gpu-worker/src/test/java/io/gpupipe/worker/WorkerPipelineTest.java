@@ -109,7 +109,7 @@ class WorkerPipelineTest {
         assertThat(result.result().usage().totalTokens()).isEqualTo(result.result().usage().promptTokens()
                 + result.result().usage().completionTokens());
         assertThat(result.result().finishReason()).isIn("stop", "length");
-        assertThat(result.tier()).isEqualTo(Tier.SMALL);
+        assertThat(result.tier()).isEqualTo(Tier.of("small"));
         assertThat(result.model()).isEqualTo("stand-in/tiny-llm");
         assertThat(result.modelVersion()).isEqualTo("/models/stand-in/tiny-llm");
         assertThat(result.taskArn()).isEqualTo("arn:aws:ecs:us-east-1:000000000000:task/gpupipe/test");
@@ -252,7 +252,7 @@ class WorkerPipelineTest {
         String id = LocalPipeline.newRequestId();
         InferenceJob job = new InferenceJob(id, Task.GENERATE, "cancel me " + id, 16, 0.0, 1.0, null, null, null,
                 null, null, Instant.now());
-        pipeline.putMarker(JobState.queued(job, Tier.SMALL, Instant.now()).cancelled(Instant.now()));
+        pipeline.putMarker(JobState.queued(job, Tier.of("small"), Instant.now()).cancelled(Instant.now()));
         pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, job.prompt()));
         // when
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
@@ -288,7 +288,7 @@ class WorkerPipelineTest {
         InferenceJob job = new InferenceJob(id, Task.GENERATE, "done before " + id, 16, 0.0, 1.0, null, null, null,
                 null, null, null);
         JobResult earlier = JobResult.succeeded(job, JobResult.Output.text("earlier text", JobResult.Usage.of(3, 2),
-                "stop"), new JobResult.Provenance(Tier.SMALL, "m", "v", "other-task", 1, 5L, 9L), Instant.now());
+                "stop"), new JobResult.Provenance(Tier.of("small"), "m", "v", "other-task", 1, 5L, 9L), Instant.now());
         pipeline.putResult(earlier);
         pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, job.prompt()));
         // when

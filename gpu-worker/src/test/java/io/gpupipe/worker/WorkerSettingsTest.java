@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -24,7 +25,7 @@ class WorkerSettingsTest {
         // when
         WorkerSettings settings = WorkerSettings.resolve(config(Map.of()), QUEUE, "arn:task");
         // then
-        assertThat(settings.tier()).isEqualTo(Tier.SMALL);
+        assertThat(settings.tier()).isEqualTo(Tier.of("small"));
         assertThat(settings.visibilityTimeout()).isEqualTo(Duration.ofSeconds(300));
         assertThat(settings.attempts().maxReceiveCount()).isEqualTo(5);
         assertThat(settings.heartbeat().interval()).isEqualTo(Duration.ofSeconds(30));
@@ -45,13 +46,37 @@ class WorkerSettingsTest {
         WorkerSettings settings = WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "large",
                 "gpupipe.worker.max-receive-count", "2", "gpupipe.worker.visibility-timeout", "60s",
                 "gpupipe.worker.max-in-flight", "32", "gpupipe.worker.adaptive.enabled", "false")), QUEUE, "t");
-        assertThat(settings.tier()).isEqualTo(Tier.LARGE);
+        assertThat(settings.tier()).isEqualTo(Tier.of("large"));
         assertThat(settings.modelTimeout()).isEqualTo(Duration.ofSeconds(600));
         assertThat(settings.attempts().maxReceiveCount()).isEqualTo(2);
         assertThat(settings.visibilityTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(settings.heartbeat().interval()).isEqualTo(Duration.ofSeconds(15));
         assertThat(settings.maxInFlight()).isEqualTo(32);
         assertThat(settings.adaptive()).isEmpty();
+    }
+
+    @Test
+    void resolve_shouldTakeATiersModelTimeoutFromTheCatalogue_whenItIsNeitherSmallNorLarge() {
+        // today's fallback gave every tier but "large" the small tier's timeout; a speech worker would not even start
+        WorkerSettings speech = WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "speech")), QUEUE, "t");
+        assertThat(speech.tier().wireName()).isEqualTo("speech");
+        assertThat(speech.modelTimeout()).isEqualTo(TierCatalogue.bundled().get(Tier.of("speech")).modelTimeout());
+
+        TierCatalogue bundled = TierCatalogue.bundled();
+        TierCatalogue withMedium = bundled.withTier(bundled.get(Tier.of("large")).renamed("medium")
+                .withModelTimeout(Duration.ofSeconds(42)));
+        WorkerSettings medium = WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "medium")), QUEUE, "t",
+                withMedium);
+        assertThat(medium.modelTimeout()).isEqualTo(Duration.ofSeconds(42));
+        assertThat(WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "medium",
+                "gpupipe.worker.model-timeout.medium", "7s")), QUEUE, "t", withMedium).modelTimeout())
+                .isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void resolve_shouldRefuseATierTheCatalogueDoesNotHave() {
+        assertThatThrownBy(() -> WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "medium")), QUEUE, "t"))
+                .hasMessage("unknown tier medium; configured tiers: small, large, speech");
     }
 
     @Test

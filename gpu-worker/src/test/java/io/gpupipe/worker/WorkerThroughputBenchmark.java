@@ -63,7 +63,7 @@ class WorkerThroughputBenchmark {
         try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults());
              LocalPipeline setup = new LocalPipeline(aws)) {
             CallCounter counter = new CallCounter();
-            WorkerSettings base = defaults.withTier(Tier.LARGE).withVisibilityTimeout(Duration.ofSeconds(300));
+            WorkerSettings base = defaults.withTier(Tier.of("large")).withVisibilityTimeout(Duration.ofSeconds(300));
             System.out.printf("%nBENCHMARK %d jobs per run, %d tokens each; decode step %d ms (+1%%/extra sequence)%n",
                     JOBS, TOKENS, STEP_MS);
             double saturated;

@@ -78,13 +78,20 @@ public final class JobRequestParser {
     }
 
     private final Supplier<UUID> idGenerator;
+    private final TierCatalogue tiers;
 
     public JobRequestParser() {
         this(UUID::randomUUID);
     }
 
     public JobRequestParser(Supplier<UUID> idGenerator) {
+        this(idGenerator, TierCatalogue.bundled());
+    }
+
+    /** A parser whose {@code route} must name a tier of {@code tiers} that serves the job's task. */
+    public JobRequestParser(Supplier<UUID> idGenerator, TierCatalogue tiers) {
         this.idGenerator = idGenerator;
+        this.tiers = java.util.Objects.requireNonNull(tiers, "tiers");
     }
 
     /** Parses raw JSON text; malformed JSON is a {@code body} error, never an exception. */
@@ -121,7 +128,7 @@ public final class JobRequestParser {
         double temperature = fields.number("temperature", 0.0, MAX_TEMPERATURE)
                 .orElse(InferenceJob.DEFAULT_TEMPERATURE);
         double topP = fields.number("topP", 0.0, 1.0).orElse(InferenceJob.DEFAULT_TOP_P);
-        Tier route = fields.enumValue("route", Tier::fromWireName, "small, large").orElse(null);
+        Tier route = readRoute(fields, task);
         String voice = readVoice(fields, task);
         Integer priority = fields.integer("priority", Integer.MIN_VALUE, Integer.MAX_VALUE).orElse(null);
         String callbackUrl = readCallbackUrl(fields);
@@ -180,6 +187,18 @@ public final class JobRequestParser {
             return prompt.orElse(null);
         }
         return null;
+    }
+
+    /** A configured tier that serves {@code task}; naming one that cannot is the client's mistake (400 on route). */
+    private Tier readRoute(FieldReader fields, Task task) {
+        Tier route = fields.enumValue("route", tiers::find, tiers.describeNames()).orElse(null);
+        if (route != null && !tiers.get(route).serves(task)) {
+            fields.error("route", ErrorCodes.INVALID_VALUE, "route " + route + " cannot serve " + task.wireName()
+                    + " jobs; tiers serving " + task.wireName() + ": " + String.join(", ",
+                    tiers.serving(task).stream().map(Tier::wireName).toList()));
+            return null;
+        }
+        return route;
     }
 
     private static String readVoice(FieldReader fields, Task task) {

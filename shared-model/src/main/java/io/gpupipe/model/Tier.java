@@ -2,32 +2,41 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
-import java.util.Optional;
+import java.util.Objects;
+import java.util.regex.Pattern;
 
-/** A model tier: each has its own queue, model server and GPU capacity. */
-public enum Tier {
-    SMALL("small"),
-    LARGE("large");
+/**
+ * The name of a model tier: each tier has its own queue, model server and GPU capacity. Which tiers exist, and what
+ * each one is, is data: {@link TierCatalogue} ({@code tiers.json}). This type only carries a well-formed name.
+ */
+public record Tier(String name) {
+    /** Lower-case letters, digits and hyphens, starting with a letter: usable in queue, service and env names. */
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,19}");
 
-    private final String wireName;
+    public Tier {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("tier name must match " + NAME.pattern() + ", got \"" + name + "\"");
+        }
+    }
 
-    Tier(String wireName) {
-        this.wireName = wireName;
+    @JsonCreator
+    public static Tier of(String name) {
+        return new Tier(name);
     }
 
     @JsonValue
     public String wireName() {
-        return wireName;
+        return name;
     }
 
-    /** The tier with this wire name, if any (case-sensitive, as in the API). */
-    public static Optional<Tier> fromWireName(String name) {
-        return Arrays.stream(values()).filter(t -> t.wireName.equals(name)).findFirst();
+    /** The name as it appears in environment variable names ({@code speech-hq} → {@code SPEECH_HQ}). */
+    public String envName() {
+        return name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
     }
 
-    @JsonCreator
-    static Tier fromJson(String name) {
-        return fromWireName(name).orElseThrow(() -> new IllegalArgumentException("unknown tier: " + name));
+    @Override
+    public String toString() {
+        return name;
     }
 }

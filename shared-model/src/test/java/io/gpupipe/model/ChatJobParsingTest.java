@@ -99,7 +99,7 @@ class ChatJobParsingTest {
                 + message("assistant", 700) + "]}");
 
         assertThat(RoutingPolicy.defaults().route(job))
-                .isEqualTo(new RoutingDecision(Tier.LARGE, RoutingDecision.Reason.PROMPT_LENGTH));
+                .isEqualTo(new RoutingDecision(Tier.of("large"), RoutingDecision.Reason.PROMPT_LENGTH));
     }
 
     @Test

@@ -60,7 +60,7 @@ class JobRequestParserTest {
         assertThat(job.requestId()).isEqualTo(ID);
         assertThat(job.maxTokens()).isEqualTo(128);
         assertThat(job.topP()).isEqualTo(0.9);
-        assertThat(job.route()).isEqualTo(Tier.LARGE);
+        assertThat(job.route()).isEqualTo(Tier.of("large"));
     }
 
     @Test

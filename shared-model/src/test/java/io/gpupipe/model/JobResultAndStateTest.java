@@ -14,7 +14,7 @@ class JobResultAndStateTest {
     private static final Instant T0 = Instant.parse("2026-05-03T04:35:47.906Z");
     private final InferenceJob job = new InferenceJob(ID, Task.GENERATE, "hi", 128, 0.7, 1.0, null, null, null,
             "https://example.com/cb", null, T0);
-    private final JobResult.Provenance run = new JobResult.Provenance(Tier.SMALL, "mistral-7b", "v1",
+    private final JobResult.Provenance run = new JobResult.Provenance(Tier.of("small"), "mistral-7b", "v1",
             "arn:aws:ecs:us-west-2:123456789012:task/c/t", 1, 12L, 4956L);
 
     @Test
@@ -58,7 +58,7 @@ class JobResultAndStateTest {
 
     @Test
     void marker_shouldBeCancellableOnlyWhileQueued() {
-        JobState queued = JobState.queued(job, Tier.SMALL, T0);
+        JobState queued = JobState.queued(job, Tier.of("small"), T0);
 
         assertThat(queued.isCancellable()).isTrue();
         assertThat(queued.running("arn", T0).isCancellable()).isFalse();
@@ -68,7 +68,7 @@ class JobResultAndStateTest {
 
     @Test
     void view_shouldPreferResult_overMarker() {
-        JobState running = JobState.queued(job, Tier.SMALL, T0).running("arn", T0);
+        JobState running = JobState.queued(job, Tier.of("small"), T0).running("arn", T0);
         JobResult done = JobResult.succeeded(job, JobResult.Output.text("t", JobResult.Usage.of(1, 1), "stop"),
                 run, T0);
 

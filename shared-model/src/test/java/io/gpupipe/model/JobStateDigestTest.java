@@ -16,7 +16,7 @@ class JobStateDigestTest {
 
     @Test
     void describes_shouldMatchTheSameRequest_whenSubmittedLater() {
-        JobState marker = JobState.queued(job("Hello", FIRST), Tier.SMALL, FIRST);
+        JobState marker = JobState.queued(job("Hello", FIRST), Tier.of("small"), FIRST);
 
         assertThat(marker.describes(job("Hello", FIRST.plusSeconds(30)))).isTrue();
         assertThat(marker.requeued(FIRST.plusSeconds(30)).describes(job("Hello", null))).isTrue();
@@ -24,7 +24,7 @@ class JobStateDigestTest {
 
     @Test
     void describes_shouldNotMatch_whenAnyRequestedFieldDiffers() {
-        JobState marker = JobState.queued(job("Hello", FIRST), Tier.SMALL, FIRST);
+        JobState marker = JobState.queued(job("Hello", FIRST), Tier.of("small"), FIRST);
 
         assertThat(marker.describes(job("Hello!", FIRST))).isFalse();
         assertThat(marker.describes(new InferenceJob(ID, Task.GENERATE, "Hello", 257, 0.7, 1.0, null, null, null,
@@ -35,14 +35,14 @@ class JobStateDigestTest {
 
     @Test
     void describes_shouldMatchNothing_whenTheMarkerHasNoDigest() {
-        JobState legacy = new JobState(ID, JobStatus.QUEUED, Tier.SMALL, Task.GENERATE, FIRST, FIRST, null, null);
+        JobState legacy = new JobState(ID, JobStatus.QUEUED, Tier.of("small"), Task.GENERATE, FIRST, FIRST, null, null);
 
         assertThat(legacy.describes(job("Hello", FIRST))).isFalse();
     }
 
     @Test
     void digest_shouldSurviveTheMarkersJsonRoundTrip() {
-        JobState marker = JobState.queued(job("Hello", FIRST), Tier.SMALL, FIRST);
+        JobState marker = JobState.queued(job("Hello", FIRST), Tier.of("small"), FIRST);
 
         JobState read = JobJson.read(JobJson.write(marker), JobState.class);
 

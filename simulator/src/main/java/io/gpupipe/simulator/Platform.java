@@ -1,6 +1,5 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import io.gpupipe.model.scaling.ScalingTargets;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
@@ -97,7 +96,7 @@ public record Platform(
     }
 
     /** Model load after provisioning for {@code tier}. */
-    public double loadSeconds(Tier tier) {
+    public double loadSeconds(SimulatedTier tier) {
         return switch (tier) {
             case SMALL -> smallLoadSeconds;
             case LARGE -> largeLoadSeconds;
@@ -105,7 +104,7 @@ public record Platform(
     }
 
     /** On-Demand instance price plus the management fee, per hour. */
-    public double onDemandPerHour(Tier tier) {
+    public double onDemandPerHour(SimulatedTier tier) {
         double price = switch (tier) {
             case SMALL -> smallPricePerHour;
             case LARGE -> largePricePerHour;
@@ -114,11 +113,11 @@ public record Platform(
     }
 
     /** Spot price plus the management fee (charged on the instance type, assumed unchanged by Spot), per hour. */
-    public double spotPerHour(Tier tier) {
+    public double spotPerHour(SimulatedTier tier) {
         return onDemandPerHour(tier) - onDemandPerHour(tier) / (1 + managementFeeFraction) * spotDiscount;
     }
 
-    public int maxTasks(Tier tier) {
+    public int maxTasks(SimulatedTier tier) {
         return switch (tier) {
             case SMALL -> smallMaxTasks;
             case LARGE -> largeMaxTasks;
@@ -126,9 +125,9 @@ public record Platform(
     }
 
     /** Seconds one job of {@code maxTokens} takes alone on {@code tier}'s model. */
-    public double singleJobSeconds(Tier tier, int maxTokens) {
+    public double singleJobSeconds(SimulatedTier tier, int maxTokens) {
         double seconds = maxTokens / singleTokensPerSecond;
-        return tier == Tier.LARGE ? seconds * largeSlowdown : seconds;
+        return tier == SimulatedTier.LARGE ? seconds * largeSlowdown : seconds;
     }
 
     /** Throughput multiple of {@code concurrent} requests batched together over one alone. */

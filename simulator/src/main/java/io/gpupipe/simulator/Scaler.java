@@ -1,6 +1,5 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import io.gpupipe.model.scaling.ScalingLadder;
 import io.gpupipe.model.scaling.WarmWindow;
 import java.util.Optional;
@@ -20,9 +19,9 @@ interface Scaler {
         return switch (policy) {
             case SEED_000 -> new Seed000Scaler(sim);
             case SEED_001 -> new Seed001Scaler(sim);
-            case OURS, OURS_SPOT -> new OurScaler(sim, ScalingLadder.defaults(sim.tier), Optional.empty());
-            case OURS_WARM -> new OurScaler(sim, ScalingLadder.defaults(sim.tier),
-                    sim.tier == Tier.SMALL ? Optional.of(OFFICE_HOURS) : Optional.empty());
+            case OURS, OURS_SPOT -> new OurScaler(sim, ScalingLadder.defaults(sim.tier.definition()), Optional.empty());
+            case OURS_WARM -> new OurScaler(sim, ScalingLadder.defaults(sim.tier.definition()),
+                    sim.tier == SimulatedTier.SMALL ? Optional.of(OFFICE_HOURS) : Optional.empty());
         };
     }
 }

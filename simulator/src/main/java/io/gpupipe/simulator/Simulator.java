@@ -1,6 +1,5 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleConsumer;
@@ -22,8 +21,8 @@ public final class Simulator {
     /** As {@link #run(Trace, Policy)}, reporting progress (0–1) of simulated time. */
     public RunResult run(Trace trace, Policy policy, DoubleConsumer progress) {
         List<TierOutcome> outcomes = new ArrayList<>();
-        for (Tier tier : Tier.values()) {
-            if (!trace.jobs(tier).isEmpty() || tier == Tier.SMALL) {
+        for (SimulatedTier tier : SimulatedTier.values()) {
+            if (!trace.jobs(tier).isEmpty() || tier == SimulatedTier.SMALL) {
                 long tierSeed = seed * 31 + tier.ordinal();
                 outcomes.add(new TierSimulation(platform, policy, tier, trace, tierSeed, progress).run());
             }

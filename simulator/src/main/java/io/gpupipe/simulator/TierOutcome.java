@@ -1,9 +1,8 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import java.util.List;
 
 /** What one tier did over a trace: each job's result time (NaN when never served), cost, instance-hours. */
-record TierOutcome(Tier tier, List<Job> jobs, double[] resultAt, double cost, double instanceHours,
+record TierOutcome(SimulatedTier tier, List<Job> jobs, double[] resultAt, double cost, double instanceHours,
                    int spotInterruptions, Recording recording) {
 }

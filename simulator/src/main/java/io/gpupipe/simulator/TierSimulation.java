@@ -1,6 +1,5 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,7 +57,7 @@ final class TierSimulation {
 
     final Platform platform;
     final Policy policy;
-    final Tier tier;
+    final SimulatedTier tier;
     final Trace trace;
     private final List<Job> jobs;
     private final PriorityQueue<Event> events = new PriorityQueue<>(
@@ -82,7 +81,7 @@ final class TierSimulation {
     private double closedInstanceSeconds;
     private int interruptions;
 
-    TierSimulation(Platform platform, Policy policy, Tier tier, Trace trace, long seed, DoubleConsumer progress) {
+    TierSimulation(Platform platform, Policy policy, SimulatedTier tier, Trace trace, long seed, DoubleConsumer progress) {
         this.platform = platform;
         this.policy = policy;
         this.tier = tier;

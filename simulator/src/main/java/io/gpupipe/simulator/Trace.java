@@ -1,6 +1,5 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -18,7 +17,7 @@ public record Trace(String name, String description, Instant start, double horiz
     }
 
     /** The arrivals of one tier. */
-    public List<Job> jobs(Tier tier) {
+    public List<Job> jobs(SimulatedTier tier) {
         return jobs.stream().filter(j -> j.tier() == tier).toList();
     }
 

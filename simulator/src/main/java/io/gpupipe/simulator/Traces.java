@@ -1,6 +1,5 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.Tier;
 import io.gpupipe.model.routing.RoutingThresholds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,14 +38,14 @@ public final class Traces {
     /** One job at 10:00:17 on a Monday. */
     public static Trace lone() {
         return new Trace("lone", "one job", MONDAY.plus(Duration.ofHours(10)), 2 * HOUR,
-                List.of(new Job(0, OFF_TICK, Tier.SMALL, 128)));
+                List.of(new Job(0, OFF_TICK, SimulatedTier.SMALL, 128)));
     }
 
     /** Five jobs within 10 s (seed 001's threshold: depth/5 never exceeds 1.0). */
     public static Trace five() {
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            jobs.add(new Job(i, OFF_TICK + 2.0 * i, Tier.SMALL, 128));
+            jobs.add(new Job(i, OFF_TICK + 2.0 * i, SimulatedTier.SMALL, 128));
         }
         return new Trace("five", "5 jobs in 10 s", MONDAY.plus(Duration.ofHours(10)), 2 * HOUR, jobs);
     }
@@ -59,7 +58,7 @@ public final class Traces {
         while (t < 22 * HOUR) {
             int size = random.nextInt(5, 61);
             for (int i = 0; i < size; i++) {
-                jobs.add(new Job(jobs.size(), t + random.nextDouble(60), Tier.SMALL, TOKENS[random.nextInt(3)]));
+                jobs.add(new Job(jobs.size(), t + random.nextDouble(60), SimulatedTier.SMALL, TOKENS[random.nextInt(3)]));
             }
             t += exponential(random, 1.5 * HOUR);
         }
@@ -86,7 +85,7 @@ public final class Traces {
             if (t >= horizon - HOUR) {
                 return jobs;
             }
-            jobs.add(new Job(jobs.size(), t, Tier.SMALL, TOKENS[random.nextInt(3)]));
+            jobs.add(new Job(jobs.size(), t, SimulatedTier.SMALL, TOKENS[random.nextInt(3)]));
         }
     }
 
@@ -152,7 +151,7 @@ public final class Traces {
             boolean large = r[1] > routing.largePromptChars() || r[2] > routing.largeMaxTokens();
             double at = r[0] - origin;
             last = Math.max(last, at);
-            jobs.add(new Job(jobs.size(), at, large ? Tier.LARGE : Tier.SMALL, (int) r[2]));
+            jobs.add(new Job(jobs.size(), at, large ? SimulatedTier.LARGE : SimulatedTier.SMALL, (int) r[2]));
         }
         Instant start = first != null ? first : MONDAY;
         String name = file.getFileName().toString().replaceAll("\\.csv$", "");

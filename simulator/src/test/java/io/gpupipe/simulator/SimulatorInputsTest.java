@@ -3,7 +3,6 @@ package io.gpupipe.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.model.Tier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +26,8 @@ class SimulatorInputsTest {
         // then
         assertThat(trace.name()).isEqualTo("mine");
         assertThat(trace.jobs()).extracting(Job::arrival).containsExactly(0.0, 10.0, 60.0);
-        assertThat(trace.jobs()).extracting(Job::tier).containsExactly(Tier.SMALL, Tier.SMALL, Tier.LARGE);
-        assertThat(trace.jobs(Tier.SMALL)).extracting(Job::maxTokens).containsExactly(128, 64);
+        assertThat(trace.jobs()).extracting(Job::tier).containsExactly(SimulatedTier.SMALL, SimulatedTier.SMALL, SimulatedTier.LARGE);
+        assertThat(trace.jobs(SimulatedTier.SMALL)).extracting(Job::maxTokens).containsExactly(128, 64);
         assertThat(trace.horizonSeconds()).isEqualTo(60 + 7200);
     }
 

@@ -53,7 +53,7 @@ class DeadLetterHandlerTest {
     @Test
     void handle_shouldWriteFailedDeadLetteredWithAttempts_whenJobHasNoResult() {
         // given: a worker had marked the job running, then every delivery was lost
-        putMarker(A, JobStatus.RUNNING, Tier.SMALL);
+        putMarker(A, JobStatus.RUNNING, Tier.of("small"));
 
         // when
         JsonNode response = invoke(sample("sqs-dead-lettered-job.json"));
@@ -64,7 +64,7 @@ class DeadLetterHandlerTest {
         assertThat(result.status()).isEqualTo(JobStatus.FAILED);
         assertThat(result.error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
         assertThat(result.attempts()).isEqualTo(4);
-        assertThat(result.tier()).isEqualTo(Tier.SMALL);
+        assertThat(result.tier()).isEqualTo(Tier.of("small"));
         assertThat(result.task()).isEqualTo(Task.GENERATE);
         assertThat(result.callbackUrl()).isEqualTo("https://hooks.example.com/gpupipe");
     }
@@ -91,7 +91,7 @@ class DeadLetterHandlerTest {
     void handle_shouldWriteNoResult_whenJobWasCancelled() {
         // given
         String id = UUID.randomUUID().toString();
-        putMarker(id, JobStatus.CANCELLED, Tier.LARGE);
+        putMarker(id, JobStatus.CANCELLED, Tier.of("large"));
 
         // when
         JsonNode response = invoke(event(record("m-2", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4)));

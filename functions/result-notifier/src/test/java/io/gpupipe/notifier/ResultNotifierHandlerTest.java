@@ -228,7 +228,7 @@ class ResultNotifierHandlerTest {
     void notify_shouldPublishToErrorTopicWithErrorCode_whenResultFailed() {
         // given
         putResult(JobResult.failed(job(B, null), JobResult.JobError.of(ErrorCodes.MODEL_TIMEOUT, "took too long"),
-                run(Tier.LARGE), DONE));
+                run(Tier.of("large")), DONE));
 
         // when
         JsonNode report = invoke(sample("s3-result-failed.json"));
@@ -257,7 +257,7 @@ class ResultNotifierHandlerTest {
         putRaw(JobLayout.resultKey(E), "this is not JSON");
         putResult(succeeded(G, "https://169.254.169.254/latest/meta-data/iam/security-credentials/"));
         putResult(JobResult.failed(job(H, receiver.url("/hooks/down")),
-                JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"), run(Tier.SMALL), DONE));
+                JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"), run(Tier.of("small")), DONE));
 
         // when
         JsonNode report = invoke(sample("s3-results-batch.json"));
@@ -369,7 +369,7 @@ class ResultNotifierHandlerTest {
 
     static JobResult succeeded(String id, String callbackUrl) {
         return JobResult.succeeded(job(id, callbackUrl), JobResult.Output.text("Amazon ECS is a container service.",
-                JobResult.Usage.of(17, 9), "stop"), run(Tier.SMALL), DONE);
+                JobResult.Usage.of(17, 9), "stop"), run(Tier.of("small")), DONE);
     }
 
     private void putResult(JobResult result) {

@@ -1,7 +1,9 @@
 package io.gpupipe.router;
 
 import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
@@ -20,7 +22,9 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -50,19 +54,48 @@ public class RouterBeans {
 
     @Produces
     @Singleton
-    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config) {
-        return new SqsJobQueue(sqs, Map.of(Tier.SMALL, config.smallQueueUrl(), Tier.LARGE, config.largeQueueUrl()),
-                config.maxMessageBytes(), store::putPayload);
+    TierCatalogue tiers() {
+        return TierCatalogue.bundled();
     }
 
     @Produces
     @Singleton
-    Classifier classifier(RouterConfig config, RoutingMetrics metrics) {
-        if (config.classifier().type() == RouterConfig.ClassifierType.BEDROCK) {
-            RouterConfig.Bedrock bedrock = config.classifier().bedrock();
-            return new BedrockConverseClassifier(BedrockClients.create(bedrock), bedrock.modelId(), metrics);
+    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config, TierCatalogue tiers) {
+        return new SqsJobQueue(sqs, queueUrls(tiers, config.queueUrls()), config.maxMessageBytes(),
+                store::putPayload);
+    }
+
+    /** Each catalogue tier's queue URL; a tier without one (or a URL for no tier) stops the start-up. */
+    static Map<Tier, String> queueUrls(TierCatalogue tiers, Map<String, String> configured) {
+        Map<Tier, String> urls = new LinkedHashMap<>();
+        for (Tier tier : tiers.names()) {
+            String url = configured.get(tier.wireName());
+            if (url == null || url.isBlank()) {
+                throw new IllegalStateException("gpupipe.router.queue-urls." + tier.wireName() + " (GPUPIPE_ROUTER_"
+                        + "QUEUE_URLS_" + tier.envName() + ") is required: tier " + tier + " is in the catalogue");
+            }
+            urls.put(tier, url);
         }
-        return Classifier.heuristic();
+        for (String name : configured.keySet()) {
+            if (tiers.find(name).isEmpty()) {
+                throw new IllegalStateException("gpupipe.router.queue-urls." + name + " names no tier of the "
+                        + "catalogue (" + tiers.describeNames() + ")");
+            }
+        }
+        return urls;
+    }
+
+    @Produces
+    @Singleton
+    Classifier classifier(RouterConfig config, RoutingMetrics metrics, TierCatalogue tiers) {
+        return switch (config.classifier().type()) {
+            case BEDROCK -> {
+                RouterConfig.Bedrock bedrock = config.classifier().bedrock();
+                yield new BedrockConverseClassifier(BedrockClients.create(bedrock), bedrock.modelId(), metrics,
+                        tiers.serving(Task.GENERATE));
+            }
+            case HEURISTIC -> Classifier.heuristic();
+        };
     }
 
     void closeClassifier(@Disposes Classifier classifier) {
@@ -80,12 +113,13 @@ public class RouterBeans {
     @Singleton
     @Startup
     JobService jobService(JobStore store, JobQueue queue, Classifier classifier, RoutingMetrics metrics, Clock clock,
-                          RouterConfig config) {
+                          RouterConfig config, TierCatalogue tiers) {
         RouterConfig.Routing routing = config.routing();
         RoutingThresholds thresholds = new RoutingThresholds(routing.largePromptChars(), routing.largeMaxTokens(),
                 routing.ambiguousPromptChars());
         FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
-        return new JobService(new JobRequestParser(), new RoutingPolicy(thresholds, classifier), store, queue,
+        return new JobService(new JobRequestParser(UUID::randomUUID, tiers),
+                new RoutingPolicy(thresholds, classifier, tiers), store, queue,
                 metrics, clock, config.presignTtl(), faults);
     }
 

@@ -5,16 +5,17 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
-/** The router's configuration (env vars follow Quarkus mapping, e.g. {@code GPUPIPE_ROUTER_SMALL_QUEUE_URL}). */
+/** The router's configuration (env vars follow Quarkus mapping, e.g. {@code GPUPIPE_ROUTER_QUEUE_URLS_SMALL}). */
 @ConfigMapping(prefix = "gpupipe.router")
 public interface RouterConfig {
-    /** URL of the small tier's SQS queue. */
-    String smallQueueUrl();
-
-    /** URL of the large tier's SQS queue. */
-    String largeQueueUrl();
+    /**
+     * URL of each tier's SQS queue, by tier name ({@code GPUPIPE_ROUTER_QUEUE_URLS_<TIER>}); every tier of the
+     * catalogue needs one (checked at start-up).
+     */
+    Map<String, String> queueUrls();
 
     /** The results bucket holding {@code jobs/} markers and {@code results/}. */
     String bucket();

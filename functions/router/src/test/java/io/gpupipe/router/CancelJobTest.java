@@ -79,7 +79,7 @@ class CancelJobTest extends LocalAwsProbeSetup {
                 InferenceJob.class);
         probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.failed(job,
                 JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"),
-                new JobResult.Provenance(Tier.SMALL, "m", "1", "t", 3, 1L, 1L), Instant.now())));
+                new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 3, 1L, 1L), Instant.now())));
 
         // when, then
         given().delete("/v1/jobs/" + id).then().statusCode(409).body("errors[0].message",
@@ -101,6 +101,6 @@ class CancelJobTest extends LocalAwsProbeSetup {
 
     private static String submit() {
         return given().contentType("application/json").body("{\"prompt\":\"Cancel me\"}").post("/v1/jobs")
-                .then().statusCode(202).body("tier", equalTo(Tier.SMALL.wireName())).extract().path("requestId");
+                .then().statusCode(202).body("tier", equalTo(Tier.of("small").wireName())).extract().path("requestId");
     }
 }

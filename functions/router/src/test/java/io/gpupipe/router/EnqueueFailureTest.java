@@ -28,7 +28,7 @@ class EnqueueFailureTest extends LocalAwsProbeSetup {
     public static class MissingLargeQueue implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("gpupipe.router.large-queue-url", "${local-aws.queue-url.large}-does-not-exist");
+            return Map.of("gpupipe.router.queue-urls.large", "${local-aws.queue-url.large}-does-not-exist");
         }
     }
 

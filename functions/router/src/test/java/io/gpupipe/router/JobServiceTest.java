@@ -130,7 +130,7 @@ class JobServiceTest {
         InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}")).job();
         probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
-                new JobResult.Provenance(Tier.SMALL, "m", "1", "t", 1, 1L, 1L), NOW)));
+                new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
 
         // when
         StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.requestId().toUpperCase());
@@ -282,7 +282,7 @@ class JobServiceTest {
 
         // then: the first request's status; the second request is not the queued job, so nothing is enqueued
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
-        assertThat(((SubmitOutcome.Duplicate) outcome).view().tier()).isEqualTo(Tier.SMALL);
+        assertThat(((SubmitOutcome.Duplicate) outcome).view().tier()).isEqualTo(Tier.of("small"));
         assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
         assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
     }
@@ -305,16 +305,17 @@ class JobServiceTest {
     }
 
     private SqsJobQueue queue(String smallQueueUrl) {
-        return new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, smallQueueUrl, Tier.LARGE,
-                aws.queueUrl(LocalAws.LARGE_QUEUE)), JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES, store::putPayload);
+        Map<Tier, String> urls = probe.tierQueueUrls();
+        urls.put(Tier.of("small"), smallQueueUrl);
+        return new SqsJobQueue(probe.sqs, urls, JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES, store::putPayload);
     }
 
     /** A queue whose SQS endpoint refuses connections (port 1): an outage, as the SDK sees one. */
     private SqsJobQueue unreachableQueue() {
         SqsClient dead = SqsClient.builder().endpointOverride(URI.create("http://127.0.0.1:1"))
                 .region(Region.of(LocalAws.REGION)).credentialsProvider(LocalAws.credentials()).build();
-        return new SqsJobQueue(dead, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE), Tier.LARGE,
-                aws.queueUrl(LocalAws.LARGE_QUEUE)), JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES, store::putPayload);
+        return new SqsJobQueue(dead, probe.tierQueueUrls(), JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES,
+                store::putPayload);
     }
 
     /** Writes the marker through the real store, then answers "already exists" like a retried create would. */

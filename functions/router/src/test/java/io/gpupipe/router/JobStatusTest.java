@@ -52,7 +52,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
         InferenceJob job = LocalAwsProbe.job(probe.drain(LocalAws.SMALL_QUEUE).stream()
                 .filter(m -> m.body().contains(id)).findFirst().orElseThrow());
         JobResult result = JobResult.succeeded(job, JobResult.Output.text("Amazon ECS is a container service.",
-                JobResult.Usage.of(17, 8), "stop"), new JobResult.Provenance(Tier.SMALL, "mistral-7b", "v0.2",
+                JobResult.Usage.of(17, 8), "stop"), new JobResult.Provenance(Tier.of("small"), "mistral-7b", "v0.2",
                 "arn:aws:ecs:us-east-1:123456789012:task/c/t", 1, 40L, 4956L), Instant.now());
         String stored = JobJson.write(result);
         probe.put(JobLayout.resultKey(id), stored);
@@ -86,7 +86,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
         probe.put(JobLayout.audioKey(id), wav);
         probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.audio(JobLayout.audioKey(id), "wav", 16000, 900),
-                new JobResult.Provenance(Tier.SMALL, "freetts", "1.2.2", null, 1, 5L, 20L), Instant.now())));
+                new JobResult.Provenance(Tier.of("small"), "freetts", "1.2.2", null, 1, 5L, 20L), Instant.now())));
 
         // when
         String audioUrl = given().get("/v1/jobs/" + id)

@@ -6,8 +6,12 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobState;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
@@ -41,9 +45,15 @@ public final class LocalAwsProbe implements AutoCloseable {
         return aws.queueUrl(name);
     }
 
+    /** Every catalogue tier's queue URL (a mutable copy). */
+    Map<Tier, String> tierQueueUrls() {
+        Map<Tier, String> urls = new LinkedHashMap<>();
+        TierCatalogue.bundled().tiers().forEach(tier -> urls.put(tier.tier(), aws.queueUrl(tier.queue())));
+        return urls;
+    }
+
     void purgeTierQueues() {
-        drain(LocalAws.SMALL_QUEUE);
-        drain(LocalAws.LARGE_QUEUE);
+        TierCatalogue.bundled().tiers().forEach(tier -> drain(tier.queue()));
     }
 
     /** Every message now visible in the queue (each becomes invisible for the visibility timeout). */

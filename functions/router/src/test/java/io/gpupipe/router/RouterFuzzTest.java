@@ -7,7 +7,7 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.aws.S3JobStore;
 import io.gpupipe.router.aws.SqsJobQueue;
@@ -54,8 +54,7 @@ class RouterFuzzTest {
         probe = new LocalAwsProbe(aws);
         presigner = LocalAwsProbe.presigner(aws);
         S3JobStore store = new S3JobStore(probe.s3, presigner, aws.bucket());
-        SqsJobQueue queue = new SqsJobQueue(probe.sqs, Map.of(Tier.SMALL, aws.queueUrl(LocalAws.SMALL_QUEUE),
-                Tier.LARGE, aws.queueUrl(LocalAws.LARGE_QUEUE)),
+        SqsJobQueue queue = new SqsJobQueue(probe.sqs, probe.tierQueueUrls(),
                 JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES, store::putPayload);
         service = new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store, queue,
                 new RoutingMetrics(line -> { }, Clock.systemUTC()), Clock.systemUTC(), Duration.ofMinutes(15),
@@ -104,8 +103,8 @@ class RouterFuzzTest {
     }
 
     private static List<Message> drainTierQueues() {
-        List<Message> all = new ArrayList<>(probe.drain(LocalAws.SMALL_QUEUE));
-        all.addAll(probe.drain(LocalAws.LARGE_QUEUE));
+        List<Message> all = new ArrayList<>();
+        TierCatalogue.bundled().tiers().forEach(tier -> all.addAll(probe.drain(tier.queue())));
         return all;
     }
 

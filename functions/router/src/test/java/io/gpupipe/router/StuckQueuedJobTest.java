@@ -33,7 +33,7 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         // given: the marker an earlier invocation wrote before it died, and no message anywhere
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
-        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job(body), Tier.SMALL, EARLIER)));
+        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job(body), Tier.of("small"), EARLIER)));
 
         // when
         given().contentType("application/json").body(body).post("/v1/jobs")
@@ -52,10 +52,10 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         InferenceJob job = job(body);
-        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job, Tier.SMALL, EARLIER)));
+        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job, Tier.of("small"), EARLIER)));
         probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
-                new JobResult.Provenance(Tier.SMALL, "m", "1", "t", 1, 1L, 1L), EARLIER)));
+                new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), EARLIER)));
 
         // when
         given().contentType("application/json").body(body).post("/v1/jobs")

@@ -68,7 +68,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).stringValue()).isEqualTo("7");
         JobState marker = probe.marker(id).orElseThrow();
         assertThat(marker.status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(marker.tier()).isEqualTo(Tier.SMALL);
+        assertThat(marker.tier()).isEqualTo(Tier.of("small"));
         assertThat(marker.task()).isEqualTo(Task.GENERATE);
         assertThat(marker.submittedAt()).isEqualTo(sent.submittedAt());
     }
@@ -90,7 +90,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(large.get(0).messageAttributes().get(MessageAttributes.TIER).stringValue()).isEqualTo("large");
         assertThat(large.get(0).messageAttributes()).doesNotContainKey(MessageAttributes.PRIORITY);
         assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
-        assertThat(probe.marker(id).orElseThrow().tier()).isEqualTo(Tier.LARGE);
+        assertThat(probe.marker(id).orElseThrow().tier()).isEqualTo(Tier.of("large"));
     }
 
     @Test
@@ -149,15 +149,26 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         String id = given().contentType("application/json")
                 .body("{\"prompt\":\"Hello\",\"task\":\"speech\",\"voice\":\"kevin16\"}")
                 .post("/v1/jobs")
-                .then().statusCode(202).body("tier", equalTo("small"))
+                .then().statusCode(202).body("tier", equalTo("speech"))
                 .extract().path("requestId");
 
-        // then
+        // then: a speech job goes to the speech tier's queue (seed 000), nothing to the text tiers
         assertThat(JobRequestParser.isValidRequestId(id)).isTrue();
-        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
-        assertThat(small).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
-        assertThat(small.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");
+        List<Message> speech = probe.drain("gpupipe-speech");
+        assertThat(speech).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
+        assertThat(speech.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
         assertThat(probe.marker(id).orElseThrow().task()).isEqualTo(Task.SPEECH);
+    }
+
+    @Test
+    void submit_shouldAnswer400NamingRoute_whenTheRoutedTierCannotServeTheTask() {
+        given().contentType("application/json")
+                .body("{\"prompt\":\"Hello\",\"task\":\"speech\",\"route\":\"small\"}")
+                .post("/v1/jobs")
+                .then().statusCode(400).body("errors[0].field", equalTo("route"))
+                .body("errors[0].message", equalTo("route small cannot serve speech jobs; tiers serving speech: speech"));
+        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.gpupipe.scaling;
 
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.scaling.ScalingTargets;
 import io.gpupipe.model.scaling.WarmWindow;
@@ -16,11 +18,11 @@ import java.util.Optional;
 /** Configuration of the scaling-metric function (env vars GPUPIPE_SCALING_*). */
 @ConfigMapping(prefix = "gpupipe.scaling")
 public interface ScalingConfig {
-    /** The small tier (GPUPIPE_SCALING_SMALL_*). */
-    TierSettings small();
-
-    /** The large tier (GPUPIPE_SCALING_LARGE_*). */
-    TierSettings large();
+    /**
+     * Each tier's queue, service and targets, by tier name ({@code GPUPIPE_SCALING_TIERS_<TIER>_*}); every tier of
+     * the catalogue needs an entry, and no other tier may have one ({@link #settings}).
+     */
+    Map<String, TierSettings> tiers();
 
     /** Namespace of the published metrics (dimension Tier). */
     @WithDefault(MetricNamespace.CONFIG_DEFAULT)
@@ -44,16 +46,15 @@ public interface ScalingConfig {
         /** ECS service name or ARN. */
         String service();
 
-        /** Waiting messages one task should face (see ScalingTargets.DEFAULT_BACKLOG_PER_TASK). */
-        @WithDefault(ScalingTargets.DEFAULT_BACKLOG_PER_TASK)
-        double backlogPerTask();
+        /** Waiting messages one task should face; default: the catalogue's. */
+        Optional<Double> backlogPerTask();
 
         /** GPU compute utilisation, in percent, a task should run at. */
         @WithDefault("70")
         double targetGpuUtilization();
 
-        /** Upper bound of the published desired count (seed 001: 10 small, 4 large). */
-        int maxTasks();
+        /** Upper bound of the published desired count; default: the catalogue's (seed 001: 10 small, 4 large). */
+        Optional<Integer> maxTasks();
 
         /**
          * The tier's warm window, the same text the CDK app's {@code <tier>WarmWindow} context turns into scheduled
@@ -67,8 +68,10 @@ public interface ScalingConfig {
             return warmWindow().map(w -> w.minimumAt(at)).orElse(0);
         }
 
-        default ScalingTargets targets() {
-            return new ScalingTargets(backlogPerTask(), targetGpuUtilization(), maxTasks());
+        /** The targets of {@code tier}: these settings, or the catalogue's where unset. */
+        default ScalingTargets targets(TierDefinition tier) {
+            return new ScalingTargets(backlogPerTask().orElse(tier.backlogPerTask()), targetGpuUtilization(),
+                    maxTasks().orElse(tier.maxTasks()));
         }
     }
 
@@ -91,11 +94,27 @@ public interface ScalingConfig {
         Duration lookback();
     }
 
-    /** The tiers by wire name, in publishing order. */
-    default Map<String, TierSettings> tiers() {
-        Map<String, TierSettings> tiers = new LinkedHashMap<>();
-        tiers.put("small", small());
-        tiers.put("large", large());
-        return tiers;
+    /**
+     * Every catalogue tier with its settings, in catalogue (publishing) order; fails naming the environment
+     * variable when a tier has none, or when settings name a tier the catalogue does not have.
+     */
+    default Map<TierDefinition, TierSettings> settings(TierCatalogue catalogue) {
+        Map<TierDefinition, TierSettings> all = new LinkedHashMap<>();
+        for (TierDefinition tier : catalogue.tiers()) {
+            TierSettings settings = tiers().get(tier.tier().wireName());
+            if (settings == null) {
+                throw new IllegalStateException("tier " + tier.tier() + " is in the catalogue but has no scaling "
+                        + "settings: set GPUPIPE_SCALING_TIERS_" + tier.tier().envName() + "_QUEUE_URL, _CLUSTER, "
+                        + "_SERVICE");
+            }
+            all.put(tier, settings);
+        }
+        for (String name : tiers().keySet()) {
+            if (catalogue.find(name).isEmpty()) {
+                throw new IllegalStateException("gpupipe.scaling.tiers." + name + " names no tier of the catalogue ("
+                        + catalogue.describeNames() + ")");
+            }
+        }
+        return all;
     }
 }

@@ -3,11 +3,15 @@ package io.gpupipe.scaling;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.function.JsonLines;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.scaling.ScalingInputs;
 import io.gpupipe.model.scaling.ScalingMetrics;
+import io.gpupipe.model.scaling.ScalingTargets;
 import io.gpupipe.scaling.exception.ScalingInputException;
 import io.gpupipe.scaling.exception.ScalingPublishException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,10 +33,19 @@ public class ScalingMetricService {
     private final ScalingSources.GpuUtilizationReader gpus;
     private final ScalingSources.MetricWriter metrics;
     private final JsonLines lines;
+    private final Map<TierDefinition, ScalingConfig.TierSettings> tiers;
 
+    @Inject
     ScalingMetricService(ScalingConfig config, ScalingSources.QueueDepthReader queues,
                          ScalingSources.TaskCountReader services, ScalingSources.GpuUtilizationReader gpus,
                          ScalingSources.MetricWriter metrics, JsonLines lines) {
+        this(config, queues, services, gpus, metrics, lines, TierCatalogue.bundled());
+    }
+
+    ScalingMetricService(ScalingConfig config, ScalingSources.QueueDepthReader queues,
+                         ScalingSources.TaskCountReader services, ScalingSources.GpuUtilizationReader gpus,
+                         ScalingSources.MetricWriter metrics, JsonLines lines, TierCatalogue catalogue) {
+        this.tiers = config.settings(catalogue);
         this.config = config;
         this.queues = queues;
         this.services = services;
@@ -46,9 +59,10 @@ public class ScalingMetricService {
         List<ScalingMetrics> computed = new ArrayList<>();
         List<ScalingRun.TierResult> results = new ArrayList<>();
         Map<String, String> failures = new LinkedHashMap<>();
-        config.tiers().forEach((tier, settings) -> {
+        tiers.forEach((definition, settings) -> {
+            String tier = definition.tier().wireName();
             try {
-                ScalingMetrics tierMetrics = compute(tier, settings, at);
+                ScalingMetrics tierMetrics = compute(definition, settings, at);
                 computed.add(tierMetrics);
                 results.add(new ScalingRun.TierResult(tier, tierMetrics.decision().desiredTasks(),
                         tierMetrics.decision().reason().name(), tierMetrics.decision().hadGpuSignal()));
@@ -69,7 +83,7 @@ public class ScalingMetricService {
         return new ScalingRun(at.toString(), results, failures);
     }
 
-    private ScalingMetrics compute(String tier, ScalingConfig.TierSettings settings, Instant at) {
+    private ScalingMetrics compute(TierDefinition tier, ScalingConfig.TierSettings settings, Instant at) {
         QueueDepth depth = queues.read(settings.queueUrl());
         TaskCounts tasks = services.read(settings.cluster(), settings.service());
         OptionalDouble gpu = OptionalDouble.empty();
@@ -82,10 +96,11 @@ public class ScalingMetricService {
         ScalingInputs inputs = new ScalingInputs(depth.visible(), depth.inFlight(), depth.delayed(),
                 tasks.running(), tasks.desired(), gpu);
         int warmMinimum = settings.minimumAt(at);
-        ScalingMetrics tierMetrics = ScalingMetrics.of(tier, inputs, settings.targets(), warmMinimum);
+        ScalingTargets targets = settings.targets(tier);
+        ScalingMetrics tierMetrics = ScalingMetrics.of(tier.tier().wireName(), inputs, targets, warmMinimum);
         ObjectNode line = line("INFO", "scaling-metric", at);
         tierMetrics.logFields().forEach((k, v) -> line.set(k, JobJson.mapper().valueToTree(v)));
-        line.put("maxTasks", settings.maxTasks());
+        line.put("maxTasks", targets.maxTasks());
         line.put("warmMinimum", warmMinimum);
         if (gpuError != null) {
             line.put("level", "WARN").put("gpuError", gpuError);

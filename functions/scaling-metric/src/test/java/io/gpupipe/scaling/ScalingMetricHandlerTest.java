@@ -121,6 +121,7 @@ class ScalingMetricHandlerTest {
         // given
         ecs.setService("gpupipe", "gpupipe-small", 1, 1);
         ecs.setService("gpupipe", "gpupipe-large", 0, 0);
+        ecs.setService("gpupipe", "gpupipe-speech", 0, 0);
 
         // when
         invoke(sample("scheduled-tick.json"));
@@ -128,7 +129,8 @@ class ScalingMetricHandlerTest {
         // then
         assertThat(ecs.requests()).extracting(r -> r.toString()).containsExactly(
                 "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-small\"]}",
-                "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-large\"]}");
+                "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-large\"]}",
+                "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-speech\"]}");
         JsonNode request = cloudWatch.getMetricDataRequests().get(0);
         JsonNode stat = request.at("/MetricDataQueries/0/MetricStat");
         assertThat(stat.at("/Metric/Namespace").asText()).isEqualTo(GPU_NAMESPACE);
@@ -147,12 +149,13 @@ class ScalingMetricHandlerTest {
         small.send(1);
         ecs.setService("gpupipe", "gpupipe-small", 0, 0);
         ecs.setService("gpupipe", "gpupipe-large", 0, 0);
+        ecs.setService("gpupipe", "gpupipe-speech", 0, 0);
 
         // when
         invoke(sample("scheduled-tick.json"));
 
-        // then: scale from zero on the first job, no GPU signal (no task runs)
-        assertThat(lines.lines()).hasSize(2);
+        // then: scale from zero on the first job, no GPU signal (no task runs); one line per catalogue tier
+        assertThat(lines.lines()).hasSize(3);
         JsonNode smallLine = JobJson.read(lines.lines().get(0), JsonNode.class);
         assertThat(smallLine.get("event").asText()).isEqualTo("scaling-metric");
         assertThat(smallLine.get("tier").asText()).isEqualTo("small");

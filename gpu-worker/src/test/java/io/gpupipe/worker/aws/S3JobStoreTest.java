@@ -107,7 +107,7 @@ class S3JobStoreTest {
     void replaceMarker_shouldRefuse_whenTheMarkerChangedSinceItWasRead() {
         // given a worker's read of a queued marker, then the API's cancel over that same version
         String id = UUID.randomUUID().toString();
-        JobState queued = JobState.queued(job(id), Tier.SMALL, Instant.now());
+        JobState queued = JobState.queued(job(id), Tier.of("small"), Instant.now());
         assertThat(store.replaceMarker(queued, MarkerSnapshot.ABSENT)).isTrue();
         MarkerSnapshot workerRead = store.readMarker(id);
         MarkerSnapshot apiRead = store.readMarker(id);
@@ -125,7 +125,7 @@ class S3JobStoreTest {
     void replaceMarker_shouldBeCreateOnly_whenNoMarkerWasRead() {
         // given
         String id = UUID.randomUUID().toString();
-        JobState queued = JobState.queued(job(id), Tier.SMALL, Instant.now());
+        JobState queued = JobState.queued(job(id), Tier.of("small"), Instant.now());
         // when
         boolean first = store.replaceMarker(queued.cancelled(Instant.now()), MarkerSnapshot.ABSENT);
         boolean second = store.replaceMarker(queued.running("task", Instant.now()), MarkerSnapshot.ABSENT);
@@ -147,6 +147,6 @@ class S3JobStoreTest {
     private static JobResult result(String id, String text) {
         var job = new InferenceJob(id, Task.GENERATE, "p", 1, 0, 1, null, null, null, null, null, null);
         return JobResult.succeeded(job, JobResult.Output.text(text, JobResult.Usage.of(1, 1), "stop"),
-                new JobResult.Provenance(Tier.SMALL, "m", "v", "t", 1, 0L, 0L), Instant.now());
+                new JobResult.Provenance(Tier.of("small"), "m", "v", "t", 1, 0L, 0L), Instant.now());
     }
 }

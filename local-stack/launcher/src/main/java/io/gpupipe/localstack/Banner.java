@@ -4,6 +4,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierDefinition;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,8 +69,9 @@ public final class Banner {
         b.append(String.format(Locale.ROOT, "gpupipe local stack is ready (%.1f s)%n%n", readyIn.toMillis() / 1000.0));
         row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id} "
                 + "(no auth locally; the deployed API wants SigV4)");
-        row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + LocalAws.SMALL_QUEUE + ", " + LocalAws.LARGE_QUEUE
-                + ", " + LocalAws.DLQ + " (redrive after " + aws.maxReceiveCount() + " receives)");
+        row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + aws.tiers().tiers().stream()
+                .map(TierDefinition::queue).collect(Collectors.joining(", ")) + ", " + LocalAws.DLQ
+                + " (redrive after " + aws.maxReceiveCount() + " receives)");
         row(b, "S3 (S3Proxy)", aws.s3Endpoint() + "  bucket " + aws.bucket() + (options.dataDir() == null
                 ? " (in memory)" : " (on disk: " + options.dataDir().toAbsolutePath() + ")"));
         row(b, "workers", options.workers().isEmpty() ? "none (--workers none)" : options.workers().stream()

@@ -1,10 +1,12 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -46,7 +48,7 @@ public record LaunchOptions(
     public static final int MAX_ROUTER_CONCURRENCY = 64;
 
     public LaunchOptions {
-        workers = workers.isEmpty() ? EnumSet.noneOf(Tier.class) : EnumSet.copyOf(workers);
+        workers = Collections.unmodifiableSet(new LinkedHashSet<>(workers));
         if (routerConcurrency < 1 || routerConcurrency > MAX_ROUTER_CONCURRENCY) {
             throw new IllegalArgumentException("router concurrency must be 1.." + MAX_ROUTER_CONCURRENCY + ": "
                     + routerConcurrency);
@@ -65,7 +67,7 @@ public record LaunchOptions(
     public static LaunchOptions defaults(Path repo, Path cacheDir) {
         return new LaunchOptions(DEFAULT_API_PORT, DEFAULT_SQS_PORT, DEFAULT_S3_PORT, null, null, false,
                 DEFAULT_TEXT_MODEL_URL, DEFAULT_TEXT_MODEL_SHA256, cacheDir, Backend.EMBEDDED, null,
-                EnumSet.allOf(Tier.class), DEFAULT_METRIC_INTERVAL, repo);
+                new LinkedHashSet<>(TierCatalogue.bundled().names()), DEFAULT_METRIC_INTERVAL, repo);
     }
 
     /** Any free ports for the API, SQS and S3 (tests; never collides with a developer's 8080). */

@@ -1,11 +1,12 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -34,8 +35,8 @@ public final class LaunchOptionsParser {
             "  --cache-dir DIR          download cache                 [$GPUPIPE_CACHE_DIR or ~/.cache/gpupipe]",
             "  --backend NAME           embedded (FreeTTS + llama.cpp, no GPU) or openai            [embedded]",
             "  --model-server-url URL   OpenAI-compatible server for --backend openai (vLLM, llama.cpp server)",
-            "  --workers LIST           tiers that get a worker: small,large | small | large | none",
-            "                           [small,large]; run the others yourself, e.g. from your IDE",
+            "  --workers LIST           tiers that get a worker: any of small,large,speech | none",
+            "                           [every tier]; run the others yourself, e.g. from your IDE",
             "  --metric-interval SECS   how often the scaling-metric function runs                     [60]",
             "  --router-concurrency N   router invocations at once (Lambda execution environments, 1-64) [16]",
             "  --help                   this text",
@@ -260,13 +261,15 @@ public final class LaunchOptionsParser {
         }
 
         private static Set<Tier> tiers(String value) {
-            Set<Tier> tiers = EnumSet.noneOf(Tier.class);
+            Set<Tier> tiers = new LinkedHashSet<>();
             if ("none".equals(value.strip())) {
                 return tiers;
             }
+            TierCatalogue catalogue = TierCatalogue.bundled();
             for (String name : value.split(",")) {
-                tiers.add(Tier.fromWireName(name.strip()).orElseThrow(() -> new BadFlagException(
-                        "--workers takes small, large, small,large or none, got '" + value + "'")));
+                tiers.add(catalogue.find(name.strip()).orElseThrow(() -> new BadFlagException(
+                        "--workers takes a comma-separated list of " + catalogue.describeNames()
+                                + ", or none; got '" + value + "'")));
             }
             return tiers;
         }

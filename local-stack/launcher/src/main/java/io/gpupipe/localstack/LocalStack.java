@@ -28,7 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +49,7 @@ public final class LocalStack implements AutoCloseable {
     private final LaunchOptions options;
     private final Console console;
     private final ComponentPackages packages;
-    private final Map<Tier, WorkerSupervisor> workers = new EnumMap<>(Tier.class);
+    private final Map<Tier, WorkerSupervisor> workers = new LinkedHashMap<>();
     private StackOverrides overrides = StackOverrides.none();
     private final List<String> notes = new ArrayList<>();
     private volatile boolean closed;
@@ -195,8 +195,9 @@ public final class LocalStack implements AutoCloseable {
     private void startControlPlane() {
         try {
             ecs = LocalStandIns.ecs(service -> {
-                WorkerSupervisor worker = service.endsWith("-small") ? workers.get(Tier.SMALL)
-                        : service.endsWith("-large") ? workers.get(Tier.LARGE) : null;
+                WorkerSupervisor worker = workers.values().stream()
+                        .filter(w -> ComponentEnvironment.ecsService(w.tier()).equals(service)).findFirst()
+                        .orElse(null);
                 return worker != null && worker.current().process().isAlive() ? 1 : 0;
             });
             cloudWatch = LocalStandIns.cloudWatch(console);
@@ -342,7 +343,7 @@ public final class LocalStack implements AutoCloseable {
 
     /** The worker processes running now (a supervisor replaces one that dies). */
     public Map<Tier, WorkerProcess> workers() {
-        Map<Tier, WorkerProcess> current = new EnumMap<>(Tier.class);
+        Map<Tier, WorkerProcess> current = new LinkedHashMap<>();
         workers.forEach((tier, supervisor) -> current.put(tier, supervisor.current()));
         return current;
     }

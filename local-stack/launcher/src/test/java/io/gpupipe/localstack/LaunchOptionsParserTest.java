@@ -39,7 +39,7 @@ class LaunchOptionsParserTest {
         assertThat(options.dataDir()).isNull();
         assertThat(options.textModel()).isNull();
         assertThat(options.backend()).isEqualTo(Backend.EMBEDDED);
-        assertThat(options.workers()).containsExactlyInAnyOrder(Tier.SMALL, Tier.LARGE);
+        assertThat(options.workers()).containsExactly(Tier.of("small"), Tier.of("large"), Tier.of("speech"));
         assertThat(options.metricInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.routerConcurrency()).isEqualTo(16);
         assertThat(options.textModelSha256())
@@ -71,7 +71,7 @@ class LaunchOptionsParserTest {
         assertThat(options.s3Port()).isEqualTo(9001);
         assertThat(options.dataDir()).isEqualTo(Path.of("d"));
         assertThat(options.textModel()).isEqualTo(Path.of("m.gguf"));
-        assertThat(options.workers()).containsExactly(Tier.SMALL);
+        assertThat(options.workers()).containsExactly(Tier.of("small"));
         assertThat(options.metricInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(options.cacheDir()).isEqualTo(Path.of("c"));
     }
@@ -145,7 +145,7 @@ class LaunchOptionsParserTest {
 
     @Test
     void parse_shouldRefuseABadWorkerList_whenTierUnknown() {
-        assertThat(invalid("--workers", "small,medium")).contains("--workers takes small, large, small,large or none");
+        assertThat(invalid("--workers", "small,medium")).contains("--workers takes a comma-separated list of small, large, speech, or none; got 'small,medium'");
         assertThat(run("--workers", "none").workers()).isEmpty();
     }
 

@@ -3,7 +3,9 @@ package io.gpupipe.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
 import java.net.URI;
@@ -15,7 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -66,12 +68,13 @@ class LocalStackBenchmark {
                 .withMaxSequences(256))) {
             LaunchOptions options = new LaunchOptions(0, 0, 0, null, null, false,
                     LaunchOptions.DEFAULT_TEXT_MODEL_URL, LaunchOptions.DEFAULT_TEXT_MODEL_SHA256, cache,
-                    Backend.OPENAI, model.url(), EnumSet.allOf(Tier.class), LaunchOptions.DEFAULT_METRIC_INTERVAL,
+                    Backend.OPENAI, model.url(), new LinkedHashSet<>(TierCatalogue.bundled().names()),
+                    LaunchOptions.DEFAULT_METRIC_INTERVAL,
                     TestPaths.repo()).withRouterConcurrency(ROUTER_ENVIRONMENTS);
-            Tier[] tiers = Tier.values();
+            List<Tier> tiers = TierCatalogue.bundled().serving(Task.GENERATE);
             measure("text jobs, instant model (openai backend, vLLM stand-in, zero-cost steps)", options,
                     INSTANT_JOBS, i -> "{\"requestId\":\"" + UUID.randomUUID() + "\",\"task\":\"generate\",\"route\":\""
-                            + tiers[i % tiers.length].wireName() + "\",\"maxTokens\":8,\"prompt\":\"Job " + i
+                            + tiers.get(i % tiers.size()).wireName() + "\",\"maxTokens\":8,\"prompt\":\"Job " + i
                             + " of the instant-model benchmark.\"}");
         }
     }

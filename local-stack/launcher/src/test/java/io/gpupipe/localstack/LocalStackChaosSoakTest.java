@@ -16,9 +16,11 @@ import io.gpupipe.localstack.chaos.WorkerRetryPolicy;
 import io.gpupipe.localstack.events.SqsEventSource;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.ComponentPackages;
+import io.gpupipe.localstack.internal.WorkerProcess;
 import io.gpupipe.localstack.internal.WorkerSupervisor;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
 import java.net.URI;
@@ -26,7 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -117,31 +120,34 @@ class LocalStackChaosSoakTest {
     private LaunchOptions options(URI modelServer) {
         return new LaunchOptions(0, 0, 0, null, null, false, LaunchOptions.DEFAULT_TEXT_MODEL_URL,
                 LaunchOptions.DEFAULT_TEXT_MODEL_SHA256, cache, Backend.OPENAI, modelServer,
-                EnumSet.allOf(Tier.class), Duration.ofSeconds(5), TestPaths.repo()).withRouterConcurrency(1);
+                new LinkedHashSet<>(TierCatalogue.bundled().names()), Duration.ofSeconds(5), TestPaths.repo())
+                .withRouterConcurrency(1);
     }
 
     /** Every component reaches SQS and S3 through a proxy of its own role; short queue and retry timings. */
     private static StackOverrides overrides(SoakSettings settings, Map<String, FaultProxy> proxies) {
-        Map<String, String> worker = Map.of(
+        Map<String, String> worker = new HashMap<>(Map.of(
                 "GPUPIPE_WORKER_WAIT_TIME", "5s",
                 "GPUPIPE_WORKER_DRAIN_GRACE", "10s",
-                "GPUPIPE_WORKER_MODEL_TIMEOUT_SMALL", "60s",
-                "GPUPIPE_WORKER_MODEL_TIMEOUT_LARGE", "60s",
                 "GPUPIPE_WORKER_RETRY_INITIAL_BACKOFF", "100ms",
                 "GPUPIPE_WORKER_RETRY_MAX_BACKOFF", "1s",
                 "GPUPIPE_WORKER_RETRY_REQUEUE_DELAY", "1s",
-                "GPUPIPE_WORKER_RETRY_MAX_REQUEUE_DELAY", "5s");
-        return StackOverrides.none()
+                "GPUPIPE_WORKER_RETRY_MAX_REQUEUE_DELAY", "5s"));
+        TierCatalogue.bundled().names().forEach(tier -> worker.put("GPUPIPE_WORKER_MODEL_TIMEOUT_" + tier.envName(),
+                "60s"));
+        StackOverrides overrides = StackOverrides.none()
                 .withEndpoints((component, uri) -> proxy(proxies, component, "sqs", uri),
                         (component, uri) -> proxy(proxies, component, "s3", uri))
                 .withEnvironment("router", Map.of("GPUPIPE_ROUTER_FAULT_DIE_AFTER_MARKER_RATIO",
                         Double.toString(settings.routerDieRatio())))
-                .withEnvironment("worker-small", worker)
-                .withEnvironment("worker-large", worker)
                 .withLocalAws(aws -> aws.withVisibilityTimeouts(Faults.SMALL_VISIBILITY_SECONDS,
                         Faults.LARGE_VISIBILITY_SECONDS))
                 .withRestartPolicy(new WorkerSupervisor.RestartPolicy(Duration.ofMillis(500), Duration.ofSeconds(5),
                         Duration.ofSeconds(30), Duration.ofMinutes(5)));
+        for (Tier tier : TierCatalogue.bundled().names()) {
+            overrides = overrides.withEnvironment(WorkerProcess.name(tier), worker);
+        }
+        return overrides;
     }
 
     private static URI proxy(Map<String, FaultProxy> proxies, String component, String service, URI real) {

@@ -25,7 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * The whole pipeline in this JVM and its child processes (the real router and notifier packages in lambda hosts, a
  * real worker process): jobs over HTTP and straight to SQS, results in S3, S3 events to the notifier, the metric
- * schedule. Only the small tier gets a worker, so jobs routed to large stay queued: that makes "cancel before
+ * schedule. Only the small and speech tiers get a worker, so jobs routed to large stay queued: that makes "cancel before
  * start" deterministic.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -67,7 +67,7 @@ class LocalStackEndToEndTest {
     void start() {
         RequiredPackages.assertBuilt();
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
-                .withWorkers(EnumSet.of(Tier.SMALL)).withMetricInterval(Duration.ofSeconds(3))
+                .withWorkers(Set.of(Tier.of("small"), Tier.of("speech"))).withMetricInterval(Duration.ofSeconds(3))
                 .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null);
         PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
         stack = LocalStack.start(options, new Console(tee));
@@ -97,7 +97,7 @@ class LocalStackEndToEndTest {
         JsonNode done = api.awaitTerminal(id, JOB_LIMIT);
         // then
         assertThat(submitted.status()).isEqualTo(202);
-        assertThat(submitted.body().path("tier").asText()).isEqualTo("small");
+        assertThat(submitted.body().path("tier").asText()).isEqualTo("speech");
         assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("succeeded");
         String audioKey = done.path("result").path("result").path("audioKey").asText();
         assertThat(audioKey).isEqualTo("results/" + id + ".wav");
@@ -170,7 +170,7 @@ class LocalStackEndToEndTest {
         JobResult result = awaitResultObject(id);
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
-        assertThat(result.tier()).isEqualTo(Tier.SMALL);
+        assertThat(result.tier()).isEqualTo(Tier.of("small"));
         assertThat(result.result().audioKey()).isEqualTo("results/" + id + ".wav");
         assertThat(api.status(id).body().path("status").asText()).isEqualTo("succeeded");
     }
@@ -196,8 +196,8 @@ class LocalStackEndToEndTest {
     void cancel_shouldEndCancelled_whenTheJobHasNotStarted() {
         // given: routed to large, whose worker is not running here, so it cannot start
         String id = UUID.randomUUID().toString();
-        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Never "
-                + "spoken.\",\"route\":\"large\"}");
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Never "
+                + "answered.\",\"route\":\"large\"}");
         assertThat(submitted.status()).isEqualTo(202);
         assertThat(api.status(id).body().path("status").asText()).isEqualTo("queued");
         // when

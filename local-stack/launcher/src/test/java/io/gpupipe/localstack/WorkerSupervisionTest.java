@@ -11,7 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,25 +33,25 @@ class WorkerSupervisionTest {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
-                .withWorkers(EnumSet.of(Tier.SMALL));
+                .withWorkers(Set.of(Tier.of("speech")));
         StackOverrides overrides = StackOverrides.none().withRestartPolicy(new WorkerSupervisor.RestartPolicy(
                 Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(60), LIMIT));
         try (LocalStack stack = LocalStack.start(options, new Console(tee), overrides)) {
             ApiClient api = new ApiClient(stack.apiUri());
-            WorkerProcess first = stack.workers().get(Tier.SMALL);
+            WorkerProcess first = stack.workers().get(Tier.of("speech"));
 
             // when
             ProcessHandle.of(first.process().pid()).orElseThrow().destroyForcibly();
             long killedAt = System.nanoTime();
 
             // then
-            WorkerSupervisor supervisor = stack.workerSupervisors().get(Tier.SMALL);
+            WorkerSupervisor supervisor = stack.workerSupervisors().get(Tier.of("speech"));
             awaitRestartedAndReady(output, first);
             assertThat(supervisor.restarts()).isEqualTo(1);
             assertThat(supervisor.current().process().pid()).isNotEqualTo(first.process().pid());
             assertThat(output.toString(StandardCharsets.UTF_8))
-                    .contains(WorkerProcess.name(Tier.SMALL) + " (pid " + first.process().pid() + ") exited with code")
-                    .contains(WorkerProcess.name(Tier.SMALL) + " restarted (pid ");
+                    .contains(WorkerProcess.name(Tier.of("speech")) + " (pid " + first.process().pid() + ") exited with code")
+                    .contains(WorkerProcess.name(Tier.of("speech")) + " restarted (pid ");
             // A long poll the killed process had open may still be pending on the queue (up to the worker's 20 s
             // wait time); a message it takes stays invisible for the 300 s visibility timeout, as on SQS. Submit
             // once that poll has surely ended, so the job is the restarted worker's to take.
@@ -68,7 +68,7 @@ class WorkerSupervisionTest {
 
     private static void awaitRestartedAndReady(ByteArrayOutputStream output, WorkerProcess first) {
         long deadline = System.nanoTime() + LIMIT.toNanos();
-        String name = WorkerProcess.name(Tier.SMALL);
+        String name = WorkerProcess.name(Tier.of("speech"));
         while (System.nanoTime() < deadline) {
             String text = output.toString(StandardCharsets.UTF_8);
             int restarted = text.indexOf(name + " restarted (pid ");

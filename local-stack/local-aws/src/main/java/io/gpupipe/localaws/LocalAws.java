@@ -1,5 +1,8 @@
 package io.gpupipe.localaws;
 
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.TierDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -34,7 +37,9 @@ public final class LocalAws implements AutoCloseable {
     public static final String REGION = "us-east-1";
     public static final String ACCESS_KEY = "test";
     public static final String SECRET_KEY = "test";
+    /** The small tier's queue in the bundled catalogue (tests' usual target). */
     public static final String SMALL_QUEUE = "gpupipe-small";
+    /** The large tier's queue in the bundled catalogue. */
     public static final String LARGE_QUEUE = "gpupipe-large";
     public static final String DLQ = "gpupipe-dlq";
     /** The result notifier's delayed callback redeliveries. */
@@ -121,8 +126,10 @@ public final class LocalAws implements AutoCloseable {
                     .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN);
             String redrive = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\""
                     + options.maxReceiveCount() + "\"}";
-            queueUrls.put(SMALL_QUEUE, createTierQueue(sqs, SMALL_QUEUE, options.smallVisibilitySeconds(), redrive));
-            queueUrls.put(LARGE_QUEUE, createTierQueue(sqs, LARGE_QUEUE, options.largeVisibilitySeconds(), redrive));
+            for (TierDefinition tier : options.tiers().tiers()) {
+                queueUrls.put(tier.queue(), createTierQueue(sqs, tier.queue(), options.visibilitySeconds(tier),
+                        redrive));
+            }
             queueUrls.put(DLQ, dlqUrl);
             queueUrls.put(CALLBACK_RETRY_QUEUE, sqs.createQueue(b -> b.queueName(CALLBACK_RETRY_QUEUE)).queueUrl());
             try {
@@ -160,7 +167,17 @@ public final class LocalAws implements AutoCloseable {
         return s3Endpoint;
     }
 
-    /** The URL of one of {@link #SMALL_QUEUE}, {@link #LARGE_QUEUE}, {@link #DLQ}. */
+    /** The tiers this instance has a queue for. */
+    public TierCatalogue tiers() {
+        return options.tiers();
+    }
+
+    /** The URL of {@code tier}'s queue. */
+    public String queueUrl(Tier tier) {
+        return queueUrl(options.tiers().get(tier).queue());
+    }
+
+    /** The URL of a tier queue (by queue name), {@link #DLQ} or {@link #CALLBACK_RETRY_QUEUE}. */
     public String queueUrl(String queueName) {
         String url = queueUrls.get(queueName);
         if (url == null) {
@@ -194,7 +211,7 @@ public final class LocalAws implements AutoCloseable {
     /**
      * Quarkus configuration pointing the quarkus-amazon-services SQS and S3 clients here, plus {@code local-aws.*}
      * keys (queue URLs, bucket) that a module's test profile can reference, e.g.
-     * {@code %test.gpupipe.router.small-queue-url=${local-aws.queue-url.small}}.
+     * {@code %test.gpupipe.router.queue-urls.small=${local-aws.queue-url.small}}.
      */
     public Map<String, String> quarkusConfig() {
         Map<String, String> config = new LinkedHashMap<>();
@@ -209,8 +226,9 @@ public final class LocalAws implements AutoCloseable {
         config.put("quarkus.s3.path-style-access", "true");
         config.put("local-aws.sqs-endpoint", sqsEndpoint.toString());
         config.put("local-aws.s3-endpoint", s3Endpoint.toString());
-        config.put("local-aws.queue-url.small", queueUrl(SMALL_QUEUE));
-        config.put("local-aws.queue-url.large", queueUrl(LARGE_QUEUE));
+        for (TierDefinition tier : options.tiers().tiers()) {
+            config.put("local-aws.queue-url." + tier.tier().wireName(), queueUrl(tier.queue()));
+        }
         config.put("local-aws.queue-url.dlq", queueUrl(DLQ));
         config.put("local-aws.queue-url.callback-retry", queueUrl(CALLBACK_RETRY_QUEUE));
         config.put("local-aws.bucket", BUCKET);

@@ -1,35 +1,62 @@
 package io.gpupipe.localaws;
 
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.TierDefinition;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * How to start {@link LocalAws}. Port 0 picks a free port; {@code dataDir} null keeps S3 objects in memory.
- * Visibility timeouts default to the real deployment's (300 s small, 900 s large); tests shorten them.
+ * {@code tiers} says which tier queues exist; visibility timeouts default to the catalogue's (the real
+ * deployment's); tests shorten them.
  */
 public record LocalAwsOptions(String host, String advertisedHost, int sqsPort, int s3Port, Path dataDir,
-                              int maxReceiveCount, int smallVisibilitySeconds, int largeVisibilitySeconds) {
+                              int maxReceiveCount, TierCatalogue tiers, Map<Tier, Integer> visibilitySeconds) {
+
+    public LocalAwsOptions {
+        visibilitySeconds = Map.copyOf(visibilitySeconds);
+    }
 
     public static LocalAwsOptions defaults() {
-        return new LocalAwsOptions("127.0.0.1", "localhost", 0, 0, null, 3, 300, 900);
+        return new LocalAwsOptions("127.0.0.1", "localhost", 0, 0, null, 3, TierCatalogue.bundled(), Map.of());
+    }
+
+    /** The visibility timeout of {@code tier}'s queue. */
+    public int visibilitySeconds(TierDefinition tier) {
+        return visibilitySeconds.getOrDefault(tier.tier(), (int) tier.visibilityTimeout().toSeconds());
     }
 
     public LocalAwsOptions withPorts(int sqs, int s3) {
-        return new LocalAwsOptions(host, advertisedHost, sqs, s3, dataDir, maxReceiveCount, smallVisibilitySeconds,
-                largeVisibilitySeconds);
+        return new LocalAwsOptions(host, advertisedHost, sqs, s3, dataDir, maxReceiveCount, tiers, visibilitySeconds);
     }
 
     public LocalAwsOptions withDataDir(Path dir) {
-        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dir, maxReceiveCount,
-                smallVisibilitySeconds, largeVisibilitySeconds);
+        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dir, maxReceiveCount, tiers,
+                visibilitySeconds);
     }
 
+    /** Another tier catalogue (a queue per tier). */
+    public LocalAwsOptions withTiers(TierCatalogue catalogue) {
+        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dataDir, maxReceiveCount, catalogue,
+                visibilitySeconds);
+    }
+
+    /** The small and large tiers' visibility timeouts; every other tier gets {@code largeSeconds} too. */
     public LocalAwsOptions withVisibilityTimeouts(int smallSeconds, int largeSeconds) {
-        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dataDir, maxReceiveCount, smallSeconds,
-                largeSeconds);
+        Map<Tier, Integer> seconds = new LinkedHashMap<>();
+        tiers.names().forEach(t -> seconds.put(t, largeSeconds));
+        seconds.put(Tier.of("small"), smallSeconds);
+        return withVisibilityTimeouts(seconds);
+    }
+
+    /** Visibility timeouts per tier; tiers not named keep the catalogue's. */
+    public LocalAwsOptions withVisibilityTimeouts(Map<Tier, Integer> seconds) {
+        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dataDir, maxReceiveCount, tiers, seconds);
     }
 
     public LocalAwsOptions withMaxReceiveCount(int count) {
-        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dataDir, count, smallVisibilitySeconds,
-                largeVisibilitySeconds);
+        return new LocalAwsOptions(host, advertisedHost, sqsPort, s3Port, dataDir, count, tiers, visibilitySeconds);
     }
 }

@@ -1,11 +1,14 @@
 package io.gpupipe.localaws;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Starts {@link LocalAws} for a {@code @QuarkusTest} and points the Quarkus SQS/S3 clients at it. Init args:
- * {@code small-visibility-seconds}, {@code large-visibility-seconds}, {@code max-receive-count}. Test fields of
+ * {@code <tier>-visibility-seconds} for each catalogue tier (default 30), {@code max-receive-count}. Test fields of
  * type {@link LocalAws} annotated {@link InjectLocalAws} receive the running instance.
  */
 public class LocalAwsTestResource implements QuarkusTestResourceLifecycleManager {
@@ -14,10 +17,13 @@ public class LocalAwsTestResource implements QuarkusTestResourceLifecycleManager
 
     @Override
     public void init(Map<String, String> initArgs) {
-        int small = Integer.parseInt(initArgs.getOrDefault("small-visibility-seconds", "30"));
-        int large = Integer.parseInt(initArgs.getOrDefault("large-visibility-seconds", "30"));
+        Map<Tier, Integer> visibility = new LinkedHashMap<>();
+        for (Tier tier : TierCatalogue.bundled().names()) {
+            visibility.put(tier, Integer.parseInt(initArgs.getOrDefault(tier.wireName() + "-visibility-seconds",
+                    "30")));
+        }
         int maxReceive = Integer.parseInt(initArgs.getOrDefault("max-receive-count", "3"));
-        options = LocalAwsOptions.defaults().withVisibilityTimeouts(small, large).withMaxReceiveCount(maxReceive);
+        options = LocalAwsOptions.defaults().withVisibilityTimeouts(visibility).withMaxReceiveCount(maxReceive);
     }
 
     @Override

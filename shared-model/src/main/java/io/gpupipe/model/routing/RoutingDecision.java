@@ -7,7 +7,8 @@ public record RoutingDecision(Tier tier, Reason reason) {
     /** The rows of the routing table, in the order they are checked. */
     public enum Reason {
         EXPLICIT_ROUTE,
-        SPEECH_DEFAULT,
+        /** A non-text task without a route: the catalogue's tier for that task. */
+        TASK_DEFAULT,
         PROMPT_LENGTH,
         MAX_TOKENS,
         CLASSIFIER,

@@ -1,6 +1,6 @@
 package io.gpupipe.model.scaling;
 
-import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,12 +59,9 @@ public record ScalingLadder(int maxScaleOutStep, Duration scaleOutCooldown, Dura
         }
     }
 
-    /** The ladder of {@code tier} as gpupipe deploys it (small: +10 at most, in after 5 min; large: +4, 10 min). */
-    public static ScalingLadder defaults(Tier tier) {
-        return switch (tier) {
-            case SMALL -> of(10, Duration.ofMinutes(5), DEFAULT_IDLE_TO_ZERO);
-            case LARGE -> of(4, Duration.ofMinutes(10), DEFAULT_IDLE_TO_ZERO);
-        };
+    /** The ladder of a tier as gpupipe deploys it: its catalogue step and scale-in delay. */
+    public static ScalingLadder defaults(TierDefinition tier) {
+        return of(tier.maxScaleOutStep(), tier.scaleInAfter(), DEFAULT_IDLE_TO_ZERO);
     }
 
     /** A ladder with the standard 60 s scale-out cooldown. */

@@ -70,14 +70,14 @@ class DeadLetterTest {
         var letter = new DeadLetter.Readable(ID, Task.GENERATE, "https://hooks.example.com/done");
 
         // when
-        JobResult result = letter.failedResult(Tier.LARGE, 4, "model_error: boom", now);
+        JobResult result = letter.failedResult(Tier.of("large"), 4, "model_error: boom", now);
 
         // then
         assertThat(result.status()).isEqualTo(JobStatus.FAILED);
         assertThat(result.error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
         assertThat(result.error().message()).contains("4 receive(s)").contains("model_error: boom");
         assertThat(result.attempts()).isEqualTo(4);
-        assertThat(result.tier()).isEqualTo(Tier.LARGE);
+        assertThat(result.tier()).isEqualTo(Tier.of("large"));
         assertThat(result.callbackUrl()).isEqualTo("https://hooks.example.com/done");
         assertThat(result.timestamp()).isEqualTo(now);
     }

@@ -17,7 +17,7 @@ class ResultEventTest {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final InferenceJob JOB = new InferenceJob(ID, Task.GENERATE, "hi", 16, 0.7, 1.0, null, null,
             null, "https://hooks.example.com/x", null, NOW);
-    private static final JobResult.Provenance RUN = new JobResult.Provenance(Tier.SMALL, "mistral", "v1",
+    private static final JobResult.Provenance RUN = new JobResult.Provenance(Tier.of("small"), "mistral", "v1",
             "arn:task", 1, 10L, 20L);
 
     @Test

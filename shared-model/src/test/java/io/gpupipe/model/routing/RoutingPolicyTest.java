@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.RoutingDecision.Reason;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,7 +18,7 @@ class RoutingPolicyTest {
     private final AtomicInteger classifierCalls = new AtomicInteger();
     private final Classifier saysLarge = job -> {
         classifierCalls.incrementAndGet();
-        return Tier.LARGE;
+        return Optional.of(Tier.of("large"));
     };
 
     private static InferenceJob job(Task task, int promptChars, int maxTokens, Tier route) {
@@ -27,19 +29,19 @@ class RoutingPolicyTest {
     @ParameterizedTest(name = "prompt {0} chars, maxTokens {1}, route {2} -> {3} by {4}")
     @CsvSource(nullValues = "-", value = {
         // explicit route wins over every other signal
-        "10,   256,  LARGE, LARGE, EXPLICIT_ROUTE",
-        "5000, 2048, SMALL, SMALL, EXPLICIT_ROUTE",
+        "10,   256,  large, large, EXPLICIT_ROUTE",
+        "5000, 2048, small, small, EXPLICIT_ROUTE",
         // prompt > 2,000 characters -> large
-        "2001, 256,  -,     LARGE, PROMPT_LENGTH",
+        "2001, 256,  -,     large, PROMPT_LENGTH",
         // maxTokens > 1,024 -> large
-        "10,   1025, -,     LARGE, MAX_TOKENS",
-        "1500, 2048, -,     LARGE, MAX_TOKENS",
+        "10,   1025, -,     large, MAX_TOKENS",
+        "1500, 2048, -,     large, MAX_TOKENS",
         // 500 < prompt <= 2,000 and maxTokens <= 1,024 -> classifier
-        "501,  1024, -,     LARGE, CLASSIFIER",
-        "2000, 256,  -,     LARGE, CLASSIFIER",
+        "501,  1024, -,     large, CLASSIFIER",
+        "2000, 256,  -,     large, CLASSIFIER",
         // default (prompt <= 500) -> small
-        "500,  1024, -,     SMALL, DEFAULT",
-        "1,    1,    -,     SMALL, DEFAULT"})
+        "500,  1024, -,     small, DEFAULT",
+        "1,    1,    -,     small, DEFAULT"})
     void route_shouldFollowSeedTable(int promptChars, int maxTokens, Tier route, Tier expected, Reason reason) {
         // given
         var policy = new RoutingPolicy(RoutingThresholds.DEFAULTS, saysLarge);
@@ -55,14 +57,14 @@ class RoutingPolicyTest {
     @Test
     void route_shouldSendAmbiguousJobsSmall_whenDefaultHeuristicClassifier() {
         assertThat(RoutingPolicy.defaults().route(job(Task.GENERATE, 1000, 256, null)))
-                .isEqualTo(new RoutingDecision(Tier.SMALL, Reason.CLASSIFIER));
+                .isEqualTo(new RoutingDecision(Tier.of("small"), Reason.CLASSIFIER));
     }
 
     @Test
     void route_shouldFallBackToSmall_whenClassifierAnswersNull() {
         var policy = new RoutingPolicy(RoutingThresholds.DEFAULTS, job -> null);
 
-        assertThat(policy.route(job(Task.GENERATE, 1000, 256, null)).tier()).isEqualTo(Tier.SMALL);
+        assertThat(policy.route(job(Task.GENERATE, 1000, 256, null)).tier()).isEqualTo(Tier.of("small"));
     }
 
     @Test
@@ -76,11 +78,35 @@ class RoutingPolicyTest {
     }
 
     @Test
-    void route_shouldSendSpeechSmall_unlessRouteGiven() {
+    void route_shouldSendSpeechToTheSpeechTier_whateverItsLength() {
         var policy = new RoutingPolicy(RoutingThresholds.DEFAULTS, saysLarge);
 
-        assertThat(policy.route(job(Task.SPEECH, 5000, 256, null)))
-                .isEqualTo(new RoutingDecision(Tier.SMALL, Reason.SPEECH_DEFAULT));
-        assertThat(policy.route(job(Task.SPEECH, 10, 256, Tier.LARGE)).tier()).isEqualTo(Tier.LARGE);
+        assertThat(policy.route(job(Task.SPEECH, 5000, 2048, null)))
+                .isEqualTo(new RoutingDecision(Tier.of("speech"), Reason.TASK_DEFAULT));
+        assertThat(classifierCalls.get()).isZero();
+    }
+
+    @Test
+    void route_shouldIgnoreAClassifierAnswer_whenThatTierCannotServeText() {
+        var policy = new RoutingPolicy(RoutingThresholds.DEFAULTS, job -> Optional.of(Tier.of("speech")));
+
+        assertThat(policy.route(job(Task.GENERATE, 1000, 256, null)).tier()).isEqualTo(Tier.of("small"));
+    }
+
+    @Test
+    void route_shouldFollowTheCatalogue_whenItConfiguresOtherTiers() {
+        // given: a catalogue whose default text tier is "medium" and whose escalation tier is "huge"
+        TierCatalogue bundled = TierCatalogue.bundled();
+        TierCatalogue catalogue = bundled.withTier(bundled.get(Tier.of("small")).renamed("medium"))
+                .withTier(bundled.get(Tier.of("large")).renamed("huge"))
+                .withTier(bundled.get(Tier.of("speech")).renamed("voice"))
+                .withRouting(Task.GENERATE, Tier.of("medium"), Tier.of("huge"))
+                .withRouting(Task.SPEECH, Tier.of("voice"), Tier.of("huge"));
+        var policy = new RoutingPolicy(RoutingThresholds.DEFAULTS, Classifier.heuristic(), catalogue);
+
+        // then
+        assertThat(policy.route(job(Task.GENERATE, 10, 256, null)).tier()).isEqualTo(Tier.of("medium"));
+        assertThat(policy.route(job(Task.GENERATE, 2001, 256, null)).tier()).isEqualTo(Tier.of("huge"));
+        assertThat(policy.route(job(Task.SPEECH, 10, 256, null)).tier()).isEqualTo(Tier.of("voice"));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.scaling.ScalingDecision.Reason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -12,18 +13,18 @@ class ScalingLadderTest {
 
     @Test
     void scaleOutAdjustment_shouldAddTheWholeGap_uptoTheLargestStep() {
-        ScalingLadder small = ScalingLadder.defaults(Tier.SMALL);
+        ScalingLadder small = ScalingLadder.defaults(TierCatalogue.bundled().get(Tier.of("small")));
         assertThat(small.scaleOutAdjustment(0)).isZero();
         assertThat(small.scaleOutAdjustment(1)).isEqualTo(1);
         assertThat(small.scaleOutAdjustment(7)).isEqualTo(7);
         assertThat(small.scaleOutAdjustment(10)).isEqualTo(10);
         assertThat(small.scaleOutAdjustment(25)).isEqualTo(10);
-        assertThat(ScalingLadder.defaults(Tier.LARGE).scaleOutAdjustment(9)).isEqualTo(4);
+        assertThat(ScalingLadder.defaults(TierCatalogue.bundled().get(Tier.of("large"))).scaleOutAdjustment(9)).isEqualTo(4);
     }
 
     @Test
     void scaleOutSteps_shouldBeContiguousAndEndOpen_whenSynthesized() {
-        var steps = ScalingLadder.defaults(Tier.SMALL).scaleOutSteps();
+        var steps = ScalingLadder.defaults(TierCatalogue.bundled().get(Tier.of("small"))).scaleOutSteps();
         assertThat(steps).hasSize(10);
         for (int i = 1; i < steps.size(); i++) {
             assertThat(steps.get(i).lowerBound()).isEqualTo(steps.get(i - 1).upperBound().getAsDouble());
@@ -33,9 +34,9 @@ class ScalingLadderTest {
 
     @Test
     void defaults_shouldReachZeroAfterFiveIdleMinutes_likeTheSeeds() {
-        assertThat(ScalingLadder.defaults(Tier.SMALL).idleMinutes()).isEqualTo(5);
-        assertThat(ScalingLadder.defaults(Tier.LARGE).idleMinutes()).isEqualTo(5);
-        assertThat(ScalingLadder.defaults(Tier.LARGE).scaleInMinutes()).isEqualTo(10);
+        assertThat(ScalingLadder.defaults(TierCatalogue.bundled().get(Tier.of("small"))).idleMinutes()).isEqualTo(5);
+        assertThat(ScalingLadder.defaults(TierCatalogue.bundled().get(Tier.of("large"))).idleMinutes()).isEqualTo(5);
+        assertThat(ScalingLadder.defaults(TierCatalogue.bundled().get(Tier.of("large"))).scaleInMinutes()).isEqualTo(10);
     }
 
     @Test

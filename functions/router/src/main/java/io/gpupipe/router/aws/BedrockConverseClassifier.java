@@ -5,6 +5,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.router.internal.ClassifierAnswer;
 import io.gpupipe.router.internal.RoutingMetrics;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -18,7 +19,8 @@ import software.amazon.awssdk.services.bedrockruntime.model.SystemContentBlock;
 
 /**
  * Seed 001's Bedrock classification of ambiguous jobs through the Converse API. Any error, timeout (the client's
- * API-call timeout) or unparseable answer sends the job to the small tier, as the {@link Classifier} contract asks.
+ * API-call timeout) or unparseable answer leaves the job on the default text tier (small), as the {@link Classifier}
+ * contract asks.
  */
 public final class BedrockConverseClassifier implements Classifier, AutoCloseable {
     static final String SYSTEM_PROMPT = "You route requests between two language models. Answer with exactly one "
@@ -31,15 +33,19 @@ public final class BedrockConverseClassifier implements Classifier, AutoCloseabl
     private final BedrockRuntimeClient client;
     private final String modelId;
     private final RoutingMetrics metrics;
+    private final List<Tier> choices;
 
-    public BedrockConverseClassifier(BedrockRuntimeClient client, String modelId, RoutingMetrics metrics) {
+    /** {@code choices}: the tiers the answer may name (the catalogue's text tiers). */
+    public BedrockConverseClassifier(BedrockRuntimeClient client, String modelId, RoutingMetrics metrics,
+                                     List<Tier> choices) {
         this.client = client;
         this.modelId = modelId;
         this.metrics = metrics;
+        this.choices = List.copyOf(choices);
     }
 
     @Override
-    public Tier classify(InferenceJob job) {
+    public Optional<Tier> classify(InferenceJob job) {
         String answer;
         try {
             answer = text(client.converse(b -> b.modelId(modelId)
@@ -50,11 +56,11 @@ public final class BedrockConverseClassifier implements Classifier, AutoCloseabl
         } catch (RuntimeException e) {
             return fallback(job, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        Optional<Tier> tier = ClassifierAnswer.parse(answer);
+        Optional<Tier> tier = ClassifierAnswer.parse(answer, choices);
         if (tier.isEmpty()) {
             return fallback(job, "unparseable answer: " + answer);
         }
-        return tier.get();
+        return tier;
     }
 
     @Override
@@ -62,10 +68,11 @@ public final class BedrockConverseClassifier implements Classifier, AutoCloseabl
         client.close();
     }
 
-    private Tier fallback(InferenceJob job, String cause) {
-        LOG.warnf("classifier %s failed for job %s, routing small: %s", modelId, job.requestId(), cause);
+    private Optional<Tier> fallback(InferenceJob job, String cause) {
+        LOG.warnf("classifier %s failed for job %s, routing to the default text tier: %s", modelId, job.requestId(),
+                cause);
         metrics.classifierFallback(NAME, cause);
-        return Tier.SMALL;
+        return Optional.empty();
     }
 
     private static String text(ConverseResponse response) {

@@ -1,28 +1,36 @@
 package io.gpupipe.router.internal;
 
 import io.gpupipe.model.Tier;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
-/** Reads a classifier model's answer: exactly one of the words SMALL or LARGE, any case, punctuation ignored. */
+/**
+ * Reads a classifier model's answer: exactly one of the text tiers' names (from the tier catalogue: SMALL or LARGE
+ * as deployed), any case, punctuation ignored.
+ */
 public final class ClassifierAnswer {
-    private static final Pattern WORD = Pattern.compile("\\b(SMALL|LARGE)\\b");
-
     private ClassifierAnswer() {
     }
 
-    /** The tier named by {@code text}; empty when it names none or both (unparseable: the caller falls back). */
-    public static Optional<Tier> parse(String text) {
-        if (text == null) {
+    /**
+     * The tier of {@code choices} named by {@code text}; empty when it names none or several (unparseable: the
+     * caller falls back).
+     */
+    public static Optional<Tier> parse(String text, Collection<Tier> choices) {
+        if (text == null || choices.isEmpty()) {
             return Optional.empty();
         }
-        Matcher matcher = WORD.matcher(text.toUpperCase(Locale.ROOT));
+        Pattern words = Pattern.compile(choices.stream().map(t -> Pattern.quote(t.wireName()))
+                .collect(Collectors.joining("|", "(?<![\\w-])(", ")(?![\\w-])")));
+        Matcher matcher = words.matcher(text.toLowerCase(Locale.ROOT));
         Tier found = null;
         while (matcher.find()) {
-            Tier tier = "LARGE".equals(matcher.group(1)) ? Tier.LARGE : Tier.SMALL;
-            if (found != null && found != tier) {
+            Tier tier = Tier.of(matcher.group(1));
+            if (found != null && !found.equals(tier)) {
                 return Optional.empty();
             }
             found = tier;

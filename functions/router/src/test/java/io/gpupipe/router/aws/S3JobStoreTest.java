@@ -55,22 +55,22 @@ class S3JobStoreTest {
     @Test
     void createMarker_shouldRefuseAndKeepTheFirst_whenMarkerExists() {
         // given
-        JobState first = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        JobState first = queued(UUID.randomUUID().toString(), Tier.of("small"));
         assertThat(store.createMarker(first)).isPresent();
 
         // when
-        Optional<String> second = store.createMarker(new JobState(first.requestId(), JobStatus.QUEUED, Tier.LARGE,
+        Optional<String> second = store.createMarker(new JobState(first.requestId(), JobStatus.QUEUED, Tier.of("large"),
                 Task.GENERATE, NOW, NOW, null, null));
 
         // then
         assertThat(second).isEmpty();
-        assertThat(store.readMarker(first.requestId()).orElseThrow().state().tier()).isEqualTo(Tier.SMALL);
+        assertThat(store.readMarker(first.requestId()).orElseThrow().state().tier()).isEqualTo(Tier.of("small"));
     }
 
     @Test
     void replaceMarker_shouldSucceedOnce_whenTwoWritersHoldTheSameEtag() {
         // given
-        JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        JobState queued = queued(UUID.randomUUID().toString(), Tier.of("small"));
         store.createMarker(queued);
         String eTag = store.readMarker(queued.requestId()).orElseThrow().eTag();
 
@@ -87,7 +87,7 @@ class S3JobStoreTest {
 
     @Test
     void replaceMarker_shouldRefuse_whenMarkerWasDeleted() {
-        JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        JobState queued = queued(UUID.randomUUID().toString(), Tier.of("small"));
         String eTag = store.createMarker(queued).orElseThrow();
         assertThat(store.deleteMarker(queued.requestId(), eTag)).isTrue();
         assertThat(store.replaceMarker(queued.cancelled(NOW), eTag)).isFalse();
@@ -97,7 +97,7 @@ class S3JobStoreTest {
     @Test
     void deleteMarker_shouldKeepTheMarker_whenAnotherCallRewroteIt() {
         // given: our create's ETag, then a resubmission's rewrite
-        JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        JobState queued = queued(UUID.randomUUID().toString(), Tier.of("small"));
         String ours = store.createMarker(queued).orElseThrow();
         assertThat(store.replaceMarker(queued.requeued(NOW.plusSeconds(1)), ours)).isTrue();
 
@@ -113,7 +113,7 @@ class S3JobStoreTest {
     @Test
     void deleteMarker_shouldNotFail_whenTheMarkerIsAlreadyGone() {
         // S3 answers 404 (false here); S3Proxy 4.1.0 answers 204 (true): either way nothing is left and nothing throws
-        JobState queued = queued(UUID.randomUUID().toString(), Tier.SMALL);
+        JobState queued = queued(UUID.randomUUID().toString(), Tier.of("small"));
         String eTag = store.createMarker(queued).orElseThrow();
         assertThat(store.deleteMarker(queued.requestId(), eTag)).isTrue();
         store.deleteMarker(queued.requestId(), eTag);
@@ -132,7 +132,7 @@ class S3JobStoreTest {
         S3JobStore misconfigured = new S3JobStore(s3, presigner, "no-such-bucket");
         String id = UUID.randomUUID().toString();
         assertThatThrownBy(() -> misconfigured.readMarker(id)).isInstanceOf(StoreUnavailableException.class);
-        assertThatThrownBy(() -> misconfigured.createMarker(queued(id, Tier.SMALL)))
+        assertThatThrownBy(() -> misconfigured.createMarker(queued(id, Tier.of("small"))))
                 .isInstanceOf(StoreUnavailableException.class);
     }
 

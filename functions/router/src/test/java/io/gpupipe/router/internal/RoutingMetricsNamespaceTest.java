@@ -36,7 +36,7 @@ class RoutingMetricsNamespaceTest {
 
         // when
         metrics.routed(new InferenceJob("550e8400-e29b-41d4-a716-446655440000", Task.GENERATE, "p", 16, 0.0, 1.0,
-                null, null, null, null, null, null), new RoutingDecision(Tier.SMALL, RoutingDecision.Reason.DEFAULT));
+                null, null, null, null, null, null), new RoutingDecision(Tier.of("small"), RoutingDecision.Reason.DEFAULT));
 
         // then
         JsonNode emf = JobJson.read(lines.get(0), JsonNode.class);

@@ -28,7 +28,7 @@ class RoutingMetricsTest {
         RoutingMetrics metrics = new RoutingMetrics(lines::add, Clock.fixed(NOW, ZoneOffset.UTC));
 
         // when
-        metrics.routed(JOB, new RoutingDecision(Tier.LARGE, RoutingDecision.Reason.MAX_TOKENS));
+        metrics.routed(JOB, new RoutingDecision(Tier.of("large"), RoutingDecision.Reason.MAX_TOKENS));
 
         // then
         assertThat(lines).hasSize(1);
@@ -59,7 +59,7 @@ class RoutingMetricsTest {
         RoutingMetrics metrics = new RoutingMetrics(line -> {
             throw new IllegalStateException("stdout closed");
         }, Clock.systemUTC());
-        assertThatCode(() -> metrics.routed(JOB, new RoutingDecision(Tier.SMALL, RoutingDecision.Reason.DEFAULT)))
+        assertThatCode(() -> metrics.routed(JOB, new RoutingDecision(Tier.of("small"), RoutingDecision.Reason.DEFAULT)))
                 .doesNotThrowAnyException();
     }
 }

@@ -5,6 +5,7 @@ import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.Backend;
 import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierDefinition;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -45,8 +46,9 @@ public final class ComponentEnvironment {
 
     public Map<String, String> router() {
         Map<String, String> env = awsClients();
-        env.put("GPUPIPE_ROUTER_SMALL_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
-        env.put("GPUPIPE_ROUTER_LARGE_QUEUE_URL", aws.queueUrl(LocalAws.LARGE_QUEUE));
+        for (TierDefinition tier : aws.tiers().tiers()) {
+            env.put("GPUPIPE_ROUTER_QUEUE_URLS_" + tier.tier().envName(), aws.queueUrl(tier.queue()));
+        }
         env.put("GPUPIPE_ROUTER_BUCKET", aws.bucket());
         env.put("GPUPIPE_ROUTER_CLASSIFIER_TYPE", "heuristic");
         return env;
@@ -70,16 +72,17 @@ public final class ComponentEnvironment {
         return env;
     }
 
-    /** The scaling-metric function: both tiers' queues and (stand-in) ECS services, and the stand-in endpoints. */
+    /**
+     * The scaling-metric function: every tier's queue and (stand-in) ECS service, and the stand-in endpoints; task
+     * ceilings and backlog targets are the catalogue's.
+     */
     public Map<String, String> scalingMetric(URI ecsEndpoint, URI cloudWatchEndpoint) {
         Map<String, String> env = awsClients();
-        for (Tier tier : Tier.values()) {
-            String prefix = "GPUPIPE_SCALING_" + tier.name() + "_";
-            env.put(prefix + "QUEUE_URL", aws.queueUrl(tier == Tier.SMALL ? LocalAws.SMALL_QUEUE
-                    : LocalAws.LARGE_QUEUE));
+        for (TierDefinition tier : aws.tiers().tiers()) {
+            String prefix = "GPUPIPE_SCALING_TIERS_" + tier.tier().envName() + "_";
+            env.put(prefix + "QUEUE_URL", aws.queueUrl(tier.queue()));
             env.put(prefix + "CLUSTER", ECS_CLUSTER);
-            env.put(prefix + "SERVICE", ecsService(tier));
-            env.put(prefix + "MAX_TASKS", tier == Tier.SMALL ? "10" : "4");
+            env.put(prefix + "SERVICE", ecsService(tier.tier()));
         }
         env.put("GPUPIPE_SCALING_ECS_ENDPOINT_OVERRIDE", ecsEndpoint.toString());
         env.put("GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", cloudWatchEndpoint.toString());
@@ -98,8 +101,12 @@ public final class ComponentEnvironment {
         env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
         env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
         env.put("GPUPIPE_WORKER_TIER", tier.wireName());
-        env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(tier == Tier.SMALL ? LocalAws.SMALL_QUEUE
-                : LocalAws.LARGE_QUEUE));
+        env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(tier));
+        // readiness waits for a warm-up of the kind of job the tier serves (FreeTTS for speech, as today)
+        env.put("GPUPIPE_WORKER_WARM_UP_TASK", switch (aws.tiers().get(tier).contract()) {
+            case TEXT -> "generate";
+            case SPEECH -> "speech";
+        });
         env.put("GPUPIPE_WORKER_DLQ_URL", aws.queueUrl(LocalAws.DLQ));
         env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
         env.put("GPUPIPE_WORKER_MAX_RECEIVE_COUNT", Integer.toString(aws.maxReceiveCount()));

@@ -3,6 +3,7 @@ package io.gpupipe.localstack.chaos;
 import io.gpupipe.localstack.LocalStack;
 import io.gpupipe.localstack.internal.WorkerProcess;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.time.Duration;
 import java.util.Arrays;
@@ -87,7 +88,7 @@ public final class Faults {
     }
 
     private void killWorkers(Duration window) {
-        Tier[] victims = {Tier.SMALL, Tier.LARGE, Tier.SMALL};
+        Tier[] victims = {Tier.of("small"), Tier.of("large"), Tier.of("small")};
         for (Tier tier : victims) {
             pause(window.dividedBy(victims.length + 1));
             WorkerProcess worker = stack.workers().get(tier);
@@ -97,8 +98,8 @@ public final class Faults {
     }
 
     private void rollingRestart(Duration window) {
-        for (Tier tier : Tier.values()) {
-            pause(window.dividedBy(Tier.values().length + 1));
+        for (Tier tier : TierCatalogue.bundled().names()) {
+            pause(window.dividedBy(TierCatalogue.bundled().names().size() + 1));
             WorkerProcess worker = stack.workers().get(tier);
             log.accept("SIGTERM " + WorkerProcess.name(tier) + " (pid " + worker.process().pid() + "): drain");
             ProcessHandle.of(worker.process().pid()).ifPresent(ProcessHandle::destroy);

@@ -1,0 +1,71 @@
+package io.gpupipe.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The tier catalogue: the bundled tiers, its consistency rules, and route validation against it. */
+class TierCatalogueTest {
+    private static final String ID = "550e8400-e29b-41d4-a716-446655440000";
+    private final TierCatalogue bundled = TierCatalogue.bundled();
+
+    @Test
+    void bundled_shouldHoldSeedTiersAndTheSpeechTier() {
+        assertThat(bundled.names()).containsExactly(Tier.of("small"), Tier.of("large"), Tier.of("speech"));
+        assertThat(bundled.defaultTier(Task.GENERATE)).isEqualTo(Tier.of("small"));
+        assertThat(bundled.escalationTier()).isEqualTo(Tier.of("large"));
+        assertThat(bundled.defaultTier(Task.SPEECH)).isEqualTo(Tier.of("speech"));
+        assertThat(bundled.get(Tier.of("speech")).contract()).isEqualTo(ModelServerContract.SPEECH);
+        assertThat(bundled.get(Tier.of("large")).modelTimeout()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
+    void read_shouldRefuseATierWhoseContractCannotRunItsTask() {
+        String json = """
+                {"routing": {"default": {"generate": "small", "speech": "small"}, "escalation": "small"},
+                 "tiers": [{"name": "small", "queue": "q", "contract": "text", "serves": ["generate", "speech"],
+                   "modelTimeoutSeconds": 60, "visibilityTimeoutSeconds": 60, "gpus": "1", "gpuMemoryMiB": 1000,
+                   "taskCpu": 1024, "taskMemoryMiB": 1024, "maxTasks": 1, "backlogPerTask": 5,
+                   "maxScaleOutStep": 1, "scaleInAfterMinutes": 1, "modelLoadGraceMinutes": 1}]}
+                """;
+
+        assertThatThrownBy(() -> TierCatalogue.parse(json))
+                .hasMessage("tier small: a text model server cannot run speech jobs");
+    }
+
+    @Test
+    void constructor_shouldRefuseADefaultTierThatDoesNotServeTheTask() {
+        assertThatThrownBy(() -> bundled.withRouting(Task.SPEECH, Tier.of("small"), Tier.of("large")))
+                .hasMessage("routing.default.speech = small is not a tier that serves speech");
+    }
+
+    @Test
+    void parse_shouldRejectARouteThatCannotServeTheTask_namingRoute() {
+        var outcome = new JobRequestParser().parse("""
+                {"requestId": "%s", "task": "speech", "prompt": "hello", "route": "large"}""".formatted(ID),
+                JobRequestParser.Source.API);
+
+        assertThat(outcome).isInstanceOf(JobRequestParser.Outcome.Invalid.class);
+        assertThat(((JobRequestParser.Outcome.Invalid) outcome).errors()).singleElement().satisfies(e -> {
+            assertThat(e.field()).isEqualTo("route");
+            assertThat(e.message()).isEqualTo("route large cannot serve speech jobs; tiers serving speech: speech");
+        });
+    }
+
+    @Test
+    void parse_shouldAcceptAnyConfiguredTierServingTheTask_andRefuseUnknownOnes() {
+        TierCatalogue withMedium = bundled.withTier(bundled.get(Tier.of("small")).renamed("medium"));
+        var parser = new JobRequestParser(UUID::randomUUID, withMedium);
+        String body = "{\"requestId\": \"" + ID + "\", \"prompt\": \"hello\", \"route\": \"medium\"}";
+
+        assertThat(parser.parse(body, JobRequestParser.Source.API)).isInstanceOfSatisfying(
+                JobRequestParser.Outcome.Valid.class, v -> assertThat(v.job().route()).isEqualTo(Tier.of("medium")));
+        assertThat(new JobRequestParser().parse(body, JobRequestParser.Source.API)).isInstanceOfSatisfying(
+                JobRequestParser.Outcome.Invalid.class, i -> assertThat(i.errors()).singleElement()
+                        .satisfies(e -> assertThat(e.message())
+                                .isEqualTo("route must be one of: small, large, speech; got \"medium\"")));
+    }
+}
