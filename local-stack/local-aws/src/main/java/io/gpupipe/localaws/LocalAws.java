@@ -87,6 +87,7 @@ public final class LocalAws implements AutoCloseable {
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
         WholeBodyReads.install(s3);
+        AtomicObjectWrites.install(s3);
         try {
             s3.start();
             while (!"STARTED".equals(s3.getState())) {

@@ -32,6 +32,11 @@ final class WholeBodyReads implements Filter {
 
     /** Adds the filter to the S3Proxy's servlet context; call before {@link S3Proxy#start()}. */
     static void install(S3Proxy proxy) {
+        addFilter(proxy, new WholeBodyReads());
+    }
+
+    /** Adds a servlet filter in front of S3Proxy's handler (filters run in the order they are added). */
+    static void addFilter(S3Proxy proxy, Filter filter) {
         try {
             // S3Proxy does not expose its Jetty server; LocalAwsTest fails loudly if this field ever goes away.
             Field field = S3Proxy.class.getDeclaredField("server");
@@ -40,7 +45,7 @@ final class WholeBodyReads implements Filter {
             if (context == null) {
                 throw new IllegalStateException("S3Proxy's Jetty server has no servlet context");
             }
-            context.addFilter(new WholeBodyReads(), "/*", EnumSet.of(DispatcherType.REQUEST));
+            context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
         } catch (ReflectiveOperationException | ClassCastException e) {
             throw new IllegalStateException("cannot reach S3Proxy's Jetty server (S3Proxy upgraded?)", e);
         }

@@ -1,0 +1,100 @@
+package io.gpupipe.localaws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * S3 evaluates a conditional write's precondition atomically with the write: of concurrent PutObject calls with
+ * {@code If-Match} on the same ETag, exactly one succeeds and the rest get 412 Precondition Failed; of concurrent
+ * {@code If-None-Match: *} creates, exactly one succeeds ("Conditional writes", Amazon S3 User Guide). The router's
+ * cancel and the worker's claim rely on it: both rewrite the same {@code queued} marker conditionally.
+ */
+class ConditionalWritesTest {
+    private static final int WRITERS = 16;
+    private static final int ROUNDS = 20;
+    private static LocalAws aws;
+
+    @BeforeAll
+    static void start() {
+        aws = LocalAws.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        aws.close();
+    }
+
+    @Test
+    void putObject_shouldLetExactlyOneWriterWin_whenConcurrentWritesMatchTheSameETag() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try (S3Client s3 = aws.newS3Client()) {
+            for (int round = 0; round < ROUNDS; round++) {
+                String key = "jobs/if-match-" + round + ".json";
+                String eTag = s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key),
+                        RequestBody.fromString("{\"status\":\"queued\"}")).eTag();
+                int winners = race(pool, writer -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key).ifMatch(eTag),
+                        RequestBody.fromString("{\"status\":\"writer-" + writer + "\"}")));
+                assertThat(winners).as("writers whose If-Match write succeeded in round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void putObject_shouldLetExactlyOneWriterCreate_whenConcurrentCreatesUseIfNoneMatch() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try (S3Client s3 = aws.newS3Client()) {
+            for (int round = 0; round < ROUNDS; round++) {
+                String key = "results/create-" + round + ".json";
+                int winners = race(pool, writer -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key)
+                        .ifNoneMatch("*"), RequestBody.fromString("{\"writer\":" + writer + "}")));
+                assertThat(winners).as("writers whose create succeeded in round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private interface Write {
+        void run(int writer);
+    }
+
+    /** Starts every writer at once; returns how many succeeded (the others must have been refused with 412). */
+    private static int race(ExecutorService pool, Write write) throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Boolean>> outcomes = new ArrayList<>();
+        for (int w = 0; w < WRITERS; w++) {
+            int writer = w;
+            outcomes.add(pool.submit(() -> {
+                go.await();
+                try {
+                    write.run(writer);
+                    return true;
+                } catch (S3Exception e) {
+                    // 409 ConditionalRequestConflict is what S3 answers when another conditional write is in flight
+                    assertThat(e.statusCode()).as("a losing conditional write").isIn(409, 412);
+                    return false;
+                }
+            }));
+        }
+        go.countDown();
+        int winners = 0;
+        for (Future<Boolean> outcome : outcomes) {
+            winners += outcome.get() ? 1 : 0;
+        }
+        return winners;
+    }
+}
