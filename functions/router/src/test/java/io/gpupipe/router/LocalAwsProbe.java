@@ -53,7 +53,14 @@ public final class LocalAwsProbe implements AutoCloseable {
     }
 
     void purgeTierQueues() {
-        TierCatalogue.bundled().tiers().forEach(tier -> drain(tier.queue()));
+        drainTierQueues();
+    }
+
+    /** Every message now visible in any catalogue tier's queue, deleted. */
+    List<Message> drainTierQueues() {
+        List<Message> all = new ArrayList<>();
+        TierCatalogue.bundled().tiers().forEach(tier -> all.addAll(drain(tier.queue())));
+        return all;
     }
 
     /** Every message now visible in the queue (each becomes invisible for the visibility timeout). */

@@ -7,7 +7,6 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.aws.S3JobStore;
 import io.gpupipe.router.aws.SqsJobQueue;
@@ -15,7 +14,6 @@ import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,7 +82,7 @@ class RouterFuzzTest {
             assertThat(rejected.errors()).isNotEmpty().allSatisfy(FuzzChecks::namesAFieldOrTheBody);
             return;
         }
-        List<Message> messages = drainTierQueues();
+        List<Message> messages = probe.drainTierQueues();
         if (outcome instanceof SubmitOutcome.Accepted accepted) {
             ACCEPTED.incrementAndGet();
             assertThat(messages).hasSize(1);
@@ -99,13 +97,7 @@ class RouterFuzzTest {
 
     @AfterProperty
     void nothingElseReachedAQueue() {
-        assertThat(drainTierQueues()).as("messages nobody accepted").isEmpty();
-    }
-
-    private static List<Message> drainTierQueues() {
-        List<Message> all = new ArrayList<>();
-        TierCatalogue.bundled().tiers().forEach(tier -> all.addAll(probe.drain(tier.queue())));
-        return all;
+        assertThat(probe.drainTierQueues()).as("messages nobody accepted").isEmpty();
     }
 
     /** The assertions both fuzz tests make. */

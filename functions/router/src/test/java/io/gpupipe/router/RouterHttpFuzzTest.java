@@ -3,7 +3,6 @@ package io.gpupipe.router;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
@@ -11,7 +10,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,7 +33,7 @@ class RouterHttpFuzzTest extends LocalAwsProbeSetup {
                     .body(body.getBytes(StandardCharsets.UTF_8)).post("/v1/jobs");
             int status = response.statusCode();
             assertThat(status).as(abbreviated(body)).isBetween(200, 499);
-            List<Message> messages = drainTierQueues();
+            List<Message> messages = probe.drainTierQueues();
             if (status >= 400) {
                 List<Map<String, String>> errors = response.jsonPath().getList("errors");
                 assertThat(errors).as(abbreviated(body)).isNotEmpty().allSatisfy(e -> RouterFuzzTest.FuzzChecks
@@ -55,12 +53,6 @@ class RouterHttpFuzzTest extends LocalAwsProbeSetup {
         }
         System.out.printf("RouterHttpFuzzTest: %d of %d accepted%n", accepted, BODIES);
         assertThat(accepted).as("the generator reaches the accepting path").isPositive();
-    }
-
-    private List<Message> drainTierQueues() {
-        List<Message> all = new ArrayList<>(probe.drain(LocalAws.SMALL_QUEUE));
-        all.addAll(probe.drain(LocalAws.LARGE_QUEUE));
-        return all;
     }
 
     private static String abbreviated(String body) {

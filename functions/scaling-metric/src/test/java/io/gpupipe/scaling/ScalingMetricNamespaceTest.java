@@ -2,6 +2,8 @@ package io.gpupipe.scaling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.EnvConfigSource;
@@ -29,11 +31,12 @@ class ScalingMetricNamespaceTest {
 
     private static ScalingConfig config(Map<String, String> extra) {
         Map<String, String> env = new HashMap<>(extra);
-        for (String tier : new String[] {"SMALL", "LARGE"}) {
-            env.put("GPUPIPE_SCALING_" + tier + "_QUEUE_URL", "http://localhost/q/" + tier);
-            env.put("GPUPIPE_SCALING_" + tier + "_CLUSTER", "gpupipe");
-            env.put("GPUPIPE_SCALING_" + tier + "_SERVICE", "gpupipe-" + tier);
-            env.put("GPUPIPE_SCALING_" + tier + "_MAX_TASKS", "2");
+        for (Tier tier : TierCatalogue.bundled().names()) {
+            String prefix = "GPUPIPE_SCALING_TIERS_" + tier.envName();
+            env.put(prefix + "_QUEUE_URL", "http://localhost/q/" + tier);
+            env.put(prefix + "_CLUSTER", "gpupipe");
+            env.put(prefix + "_SERVICE", "gpupipe-" + tier);
+            env.put(prefix + "_MAX_TASKS", "2");
         }
         return new SmallRyeConfigBuilder().addDefaultInterceptors().withSources(new EnvConfigSource(env, 300))
                 .withConverter(Duration.class, 200, new DurationConverter())

@@ -36,7 +36,8 @@ class RoutingMetricsNamespaceTest {
 
         // when
         metrics.routed(new InferenceJob("550e8400-e29b-41d4-a716-446655440000", Task.GENERATE, "p", 16, 0.0, 1.0,
-                null, null, null, null, null, null), new RoutingDecision(Tier.of("small"), RoutingDecision.Reason.DEFAULT));
+                null, null, null, null, null, null),
+                new RoutingDecision(Tier.of("small"), RoutingDecision.Reason.DEFAULT));
 
         // then
         JsonNode emf = JobJson.read(lines.get(0), JsonNode.class);
@@ -49,8 +50,9 @@ class RoutingMetricsNamespaceTest {
     }
 
     private static RouterConfig config(Map<String, String> env) {
-        Map<String, String> values = Map.of("gpupipe.router.small-queue-url", "http://localhost/q/small",
-                "gpupipe.router.large-queue-url", "http://localhost/q/large", "gpupipe.router.bucket", "b");
+        Map<String, String> values = Map.of("gpupipe.router.queue-urls.small", "http://localhost/q/small",
+                "gpupipe.router.queue-urls.large", "http://localhost/q/large",
+                "gpupipe.router.queue-urls.speech", "http://localhost/q/speech", "gpupipe.router.bucket", "b");
         return new SmallRyeConfigBuilder().addDefaultInterceptors().withMapping(RouterConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
                 .withSources(new PropertiesConfigSource(values, "test", 500), new EnvConfigSource(env, 300))
