@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -47,7 +48,7 @@ final class JobProcessor {
     private final InferenceRunner runner;
     private final MalformedMessages malformed;
     private final RequestGuard guard = new RequestGuard();
-    private final JobRequestParser parser = new JobRequestParser();
+    private final JobRequestParser parser;
     private final JobEvents events;
     private final Clock clock;
     private final DoubleSupplier random;
@@ -62,6 +63,8 @@ final class JobProcessor {
         this.runner = new InferenceRunner(backend, settings.modelTimeout(), settings.maxCalls(),
                 settings.callBackoff(), clock, random);
         this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
+        // a message whose task this tier does not serve is refused like any invalid one, before the model is called
+        this.parser = new JobRequestParser(UUID::randomUUID, settings.tiers()).forQueueOf(settings.tier());
         this.events = events;
         this.clock = clock;
         this.random = random;

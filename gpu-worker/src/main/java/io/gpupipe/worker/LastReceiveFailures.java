@@ -7,6 +7,7 @@ import io.gpupipe.model.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,13 +23,14 @@ final class LastReceiveFailures {
     private final JobStore store;
     private final InferenceBackend backend;
     private final Clock clock;
-    private final JobRequestParser parser = new JobRequestParser();
+    private final JobRequestParser parser;
 
     LastReceiveFailures(WorkerSettings settings, JobStore store, InferenceBackend backend, Clock clock) {
         this.settings = settings;
         this.store = store;
         this.backend = backend;
         this.clock = clock;
+        this.parser = new JobRequestParser(UUID::randomUUID, settings.tiers());
     }
 
     boolean isLastReceive(QueueMessage message) {

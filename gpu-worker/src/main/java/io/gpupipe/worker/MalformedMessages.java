@@ -14,8 +14,9 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A message the shared validator rejects: the client gets a {@code failed}/{@code invalid_request} result listing
- * every field error (when the body carried a valid requestId), the raw body goes to the DLQ with the reason.
+ * A message the shared validator rejects (malformed, or a task the tier does not serve): the client gets a
+ * {@code failed}/{@code invalid_request} result listing every field error (when the body carried a valid requestId),
+ * the raw body goes to the DLQ with the reason.
  */
 final class MalformedMessages {
     private final Tier tier;
@@ -35,15 +36,14 @@ final class MalformedMessages {
     /** Returns the event of the rejection; the caller deletes the message. */
     JobEvent reject(JobContext context, JobRequestParser.Outcome.Invalid invalid) {
         List<FieldError> errors = invalid.errors();
-        String reason = ErrorCodes.INVALID_REQUEST + ": " + errors.stream()
-                .map(e -> e.field() + " " + e.code() + " (" + e.message() + ")")
+        String reasons = errors.stream().map(e -> e.field() + " " + e.code() + " (" + e.message() + ")")
                 .collect(Collectors.joining("; "));
+        String reason = ErrorCodes.INVALID_REQUEST + ": " + reasons;
         Optional<JsonNode> body = readTree(context.message().body());
         Task task = body.flatMap(b -> fieldIfValid(b, "task", errors)).flatMap(Task::fromWireName).orElse(null);
         String callbackUrl = body.flatMap(b -> fieldIfValid(b, "callbackUrl", errors)).orElse(null);
         invalid.requestId().ifPresent(id -> store.putResultIfAbsent(JobResult.failed(id, task, callbackUrl,
-                new JobResult.JobError(ErrorCodes.INVALID_REQUEST, "the job message is invalid: "
-                        + errors.size() + " field error(s)", errors),
+                new JobResult.JobError(ErrorCodes.INVALID_REQUEST, "the job message is invalid: " + reasons, errors),
                 context.provenance(tier, null, taskArn, clock), clock.instant())));
         queue.sendToDeadLetterQueue(context.message(), reason);
         String requestId = invalid.requestId().orElse("unknown");
@@ -61,10 +61,14 @@ final class MalformedMessages {
         }
     }
 
-    /** A text field the validator did not complain about, so it can be echoed in the result. */
+    /**
+     * A text field the validator did not complain about, so it can be echoed in the result. A task the tier does not
+     * serve is still the job's task.
+     */
     private static Optional<String> fieldIfValid(JsonNode body, String field, List<FieldError> errors) {
         JsonNode node = body.get(field);
-        boolean rejected = errors.stream().anyMatch(e -> e.field().equals(field));
+        boolean rejected = errors.stream().anyMatch(e -> e.field().equals(field)
+                && !ErrorCodes.NOT_SERVED.equals(e.code()));
         return node != null && node.isTextual() && !rejected ? Optional.of(node.textValue()) : Optional.empty();
     }
 }

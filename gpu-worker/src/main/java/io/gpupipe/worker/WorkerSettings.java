@@ -18,7 +18,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
                              Duration visibilityTimeout, AttemptPolicy attempts, Duration modelTimeout, int maxCalls,
                              Backoff callBackoff, Backoff requeueBackoff, HeartbeatSchedule heartbeat,
                              Duration drainGrace, Optional<AdaptiveWindow.Settings> adaptive,
-                             Duration adaptiveInterval) {
+                             Duration adaptiveInterval, TierCatalogue tiers) {
     public static final Duration MAX_WAIT_TIME = Duration.ofSeconds(20);
 
     public WorkerSettings {
@@ -28,6 +28,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
         if (waitTime.isNegative() || waitTime.compareTo(MAX_WAIT_TIME) > 0) {
             throw new IllegalArgumentException("gpupipe.worker.wait-time must be 0 to 20 s, got " + waitTime);
         }
+        tiers.get(tier); // a tier of the catalogue: its definition says which tasks the queue's messages may carry
         if (visibilityTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("the queue's visibility timeout must be at least 1 s to be kept "
                     + "alive by heartbeats, got " + visibilityTimeout);
@@ -60,7 +61,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
                 new AttemptPolicy(maxReceiveCount), modelTimeout, retry.maxCalls(),
                 Backoff.exponential(retry.initialBackoff(), retry.maxBackoff()),
                 Backoff.exponential(retry.requeueDelay(), retry.maxRequeueDelay()), heartbeat, config.drainGrace(),
-                window, adaptive.interval());
+                window, adaptive.interval(), tiers);
     }
 
     /** A copy with another window size (the adaptive maximum follows). */
@@ -68,31 +69,31 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
         Optional<AdaptiveWindow.Settings> window = adaptive.map(a -> new AdaptiveWindow.Settings(
                 Math.min(a.min(), max), max, a.waitingThreshold(), a.shrinkAfter()));
         return new WorkerSettings(tier, taskArn, max, waitTime, visibilityTimeout, attempts, modelTimeout, maxCalls,
-                callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval);
+                callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval, tiers);
     }
 
-    /** A copy serving another tier. */
+    /** A copy serving another tier of the same catalogue. */
     public WorkerSettings withTier(Tier other) {
         return new WorkerSettings(other, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval);
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval, tiers);
     }
 
     /** A copy for a queue with another visibility timeout (the heartbeat follows). */
     public WorkerSettings withVisibilityTimeout(Duration visibility) {
         return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibility, attempts, modelTimeout, maxCalls,
                 callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility), drainGrace, adaptive,
-                adaptiveInterval);
+                adaptiveInterval, tiers);
     }
 
     /** A copy with another long-poll wait. */
     public WorkerSettings withWaitTime(Duration wait) {
         return new WorkerSettings(tier, taskArn, maxInFlight, wait, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval);
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval, tiers);
     }
 
     /** A copy without the adaptive window. */
     public WorkerSettings withoutAdaptiveWindow() {
         return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(), adaptiveInterval);
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(), adaptiveInterval, tiers);
     }
 }

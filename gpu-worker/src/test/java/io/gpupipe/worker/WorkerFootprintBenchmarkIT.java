@@ -2,6 +2,8 @@ package io.gpupipe.worker;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.WorkerProcessIT.WorkerProcess;
 import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.LocalPipeline;
@@ -52,6 +54,8 @@ class WorkerFootprintBenchmarkIT {
                 measure("openai backend (no model in process)", openai, options, pipeline, "generate");
                 Map<String, String> embedded = WorkerProcess.localAwsEnv(aws);
                 embedded.put("GPUPIPE_WORKER_BACKEND", "embedded");
+                embedded.put("GPUPIPE_WORKER_TIER", "speech");
+                embedded.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(Tier.of("speech")));
                 embedded.put("GPUPIPE_WORKER_EMBEDDED_THREADS", "1");
                 gguf.ifPresent(p -> embedded.put("GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH", p.toString()));
                 measure("embedded (FreeTTS" + (gguf.isPresent() ? " + llama.cpp" : "") + ")", embedded, options,
@@ -63,6 +67,7 @@ class WorkerFootprintBenchmarkIT {
 
     private void measure(String name, Map<String, String> env, List<String> options, LocalPipeline pipeline,
                          String task) throws IOException, InterruptedException {
+        String queueName = TierCatalogue.bundled().get(Tier.of(env.get("GPUPIPE_WORKER_TIER"))).queue();
         long start = System.nanoTime();
         WorkerProcess worker = WorkerProcess.start(env, options);
         try {
@@ -73,7 +78,7 @@ class WorkerFootprintBenchmarkIT {
             for (int i = 0; i < JOBS; i++) {
                 String id = LocalPipeline.newRequestId();
                 ids.add(id);
-                pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Once upon a time " + i,
+                pipeline.send(queueName, LocalPipeline.job(id, "Once upon a time " + i,
                         j -> j.put("task", task).put("maxTokens", 32)));
             }
             ids.forEach(id -> pipeline.awaitResult(id, Duration.ofMinutes(5)));

@@ -17,7 +17,6 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.backend.Wav;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.standin.VllmStandInResource;
@@ -128,33 +127,6 @@ class WorkerPipelineTest {
     }
 
     @Test
-    void speech_shouldWriteTheWavFirst_thenTheResultNamingIt() {
-        // given
-        String id = LocalPipeline.newRequestId();
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Hello there", j -> j.put("task", "speech")
-                .put("voice", "ryan").put("language", "english").put("speed", 1.5).put("instructions", "cheerful")));
-        // when
-        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
-        // then
-        assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
-        assertThat(result.task()).isEqualTo(Task.SPEECH);
-        assertThat(result.result().audioKey()).isEqualTo(JobLayout.audioKey(id));
-        assertThat(result.result().format()).isEqualTo("wav");
-        assertThat(result.result().sampleRate()).isEqualTo(24_000);
-        assertThat(result.result().durationMs()).isEqualTo(11 * 60L);
-        byte[] wav = pipeline.audio(id).orElseThrow();
-        assertThat(Wav.parse(wav).orElseThrow().durationMs(wav.length)).isEqualTo(result.result().durationMs());
-        assertThat(standIn.speechWith("Hello there")).isEqualTo(1);
-        // and vLLM-Omni got the documented speech request
-        var request = standIn.lastSpeechRequest("Hello there").orElseThrow();
-        assertThat(request.path("voice").asText()).isEqualTo("ryan");
-        assertThat(request.path("language").asText()).isEqualTo("English");
-        assertThat(request.path("speed").asDouble()).isEqualTo(1.5);
-        assertThat(request.path("instructions").asText()).isEqualTo("cheerful");
-        assertThat(request.path("response_format").asText()).isEqualTo("wav");
-    }
-
-    @Test
     void generate_shouldFailPromptTooLongAtOnce_whenPromptPlusMaxTokensExceedTheServedContext() {
         // given the stand-in serves max_model_len 1024; 3 words = 4 tokens, plus 1021 > 1024
         String id = LocalPipeline.newRequestId();
@@ -209,6 +181,38 @@ class WorkerPipelineTest {
         assertThat(dead.messageAttributes().get(MessageAttributes.ORIGINAL_QUEUE).stringValue())
                 .isEqualTo(aws.queueUrl(LocalAws.SMALL_QUEUE));
         assertThat(standIn.completionsWith(id)).isZero();
+        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+    }
+
+    @Test
+    void speechJobOnTheTextTiersQueue_shouldFailNamingTaskAndTier_withoutCallingTheModel_andReachTheDlq() {
+        // given a speech job sent straight to the small (text) tier's queue, whose model server has no speech API
+        String id = LocalPipeline.newRequestId();
+        String body = LocalPipeline.job(id, "Wrong queue " + id, j -> j.put("task", "speech")
+                .put("callbackUrl", "https://example.com/cb"));
+        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        List<Message> deadLetters = pipeline.awaitDeadLetters(id, RESULT_TIMEOUT);
+        // then the client learns why, as for any bad message: a failed result and the raw body in the DLQ
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+        assertThat(result.error().message()).contains("tier small cannot serve speech jobs")
+                .contains("tiers serving speech: speech");
+        assertThat(result.error().fieldErrors()).singleElement().satisfies(e -> {
+            assertThat(e.field()).isEqualTo("task");
+            assertThat(e.code()).isEqualTo("not_served");
+        });
+        assertThat(result.task()).isEqualTo(Task.SPEECH);
+        assertThat(result.callbackUrl()).isEqualTo("https://example.com/cb");
+        assertThat(standIn.speechWith(id)).isZero();
+        assertThat(pipeline.audio(id)).isEmpty();
+        assertThat(deadLetters).singleElement().satisfies(dead -> {
+            assertThat(dead.body()).isEqualTo(body);
+            assertThat(dead.messageAttributes().get(MessageAttributes.ERROR_REASON).stringValue())
+                    .startsWith("invalid_request").contains("task not_served")
+                    .contains("tier small cannot serve speech jobs");
+        });
         awaitQueueEmpty(LocalAws.SMALL_QUEUE);
     }
 

@@ -8,7 +8,6 @@ import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.worker.backend.Wav;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.TestModels;
@@ -59,23 +58,17 @@ class WorkerProcessIT {
     void sigterm_shouldFinishOrReleaseEveryJobInFlight_andEndTheProcess_withTheTextModelLoaded() throws Exception {
         Optional<Path> gguf = TestModels.storiesGguf();
         assumeTrue(gguf.isPresent(), TestModels.MISSING);
-        // given a worker with llama.cpp and FreeTTS, serving both tasks
+        // given a small-tier worker with llama.cpp
         WorkerProcess worker = WorkerProcess.start(env(gguf));
         try {
             worker.awaitReady(http);
             String story = LocalPipeline.newRequestId();
-            String speech = LocalPipeline.newRequestId();
             pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(story, "Once upon a time",
                     j -> j.put("maxTokens", 40)));
-            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(speech, "The worker speaks.",
-                    j -> j.put("task", "speech")));
             JobResult storyResult = pipeline.awaitResult(story, TIMEOUT);
-            JobResult speechResult = pipeline.awaitResult(speech, TIMEOUT);
             assertThat("Once upon a time" + storyResult.result().text())
                     .startsWith("Once upon a time, there was a little girl named Lily.");
             assertThat(storyResult.model()).isEqualTo("stories260K");
-            assertThat(speechResult.result().sampleRate()).isEqualTo(16_000);
-            assertThat(Wav.parse(pipeline.audio(speech).orElseThrow()).orElseThrow().sampleRate()).isEqualTo(16_000);
             // and 16 long generations queued behind one another (llama.cpp runs one at a time)
             List<String> jobs = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
@@ -116,8 +109,9 @@ class WorkerProcessIT {
     }
 
     @Test
-    void withoutTextModel_generateShouldFailSayingHowToConfigure_andSpeechShouldWork() throws Exception {
-        // given a worker with no GGUF configured
+    void withoutTextModel_generateShouldFailSayingHowToConfigure_andSpeechShouldBeRefusedByTheTextTier()
+            throws Exception {
+        // given a small-tier worker with no GGUF configured (FreeTTS is there, but the tier serves no speech)
         WorkerProcess worker = WorkerProcess.start(env(Optional.empty()));
         try {
             worker.awaitReady(http);
@@ -133,7 +127,10 @@ class WorkerProcessIT {
             assertThat(failed.error().code()).isEqualTo(ErrorCodes.MODEL_UNAVAILABLE);
             assertThat(failed.error().message()).contains("GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH");
             assertThat(failed.attempts()).isEqualTo(1);
-            assertThat(pipeline.awaitResult(speech, TIMEOUT).status()).isEqualTo(JobStatus.SUCCEEDED);
+            JobResult refused = pipeline.awaitResult(speech, TIMEOUT);
+            assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+            assertThat(refused.error().message()).contains("tier small cannot serve speech jobs");
+            assertThat(pipeline.audio(speech)).isEmpty();
             worker.process().destroy();
             assertThat(worker.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
         } finally {

@@ -12,6 +12,8 @@ public final class ErrorCodes {
     public static final String NOT_APPLICABLE = "not_applicable";
     /** Two fields that exclude each other were both given (e.g. prompt and messages). */
     public static final String MUTUALLY_EXCLUSIVE = "mutually_exclusive";
+    /** The job's task is one the tier whose queue carried it does not serve (a message sent to the wrong queue). */
+    public static final String NOT_SERVED = "not_served";
 
     // Job-level (JobResult.error.code)
     public static final String INVALID_REQUEST = "invalid_request";

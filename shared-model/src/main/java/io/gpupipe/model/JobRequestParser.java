@@ -79,6 +79,8 @@ public final class JobRequestParser {
 
     private final Supplier<UUID> idGenerator;
     private final TierCatalogue tiers;
+    /** The tier whose queue the messages come from, for a worker's parser; null for the router's. */
+    private final Tier consumer;
 
     public JobRequestParser() {
         this(UUID::randomUUID);
@@ -90,8 +92,23 @@ public final class JobRequestParser {
 
     /** A parser whose {@code route} must name a tier of {@code tiers} that serves the job's task. */
     public JobRequestParser(Supplier<UUID> idGenerator, TierCatalogue tiers) {
+        this(idGenerator, tiers, null);
+    }
+
+    private JobRequestParser(Supplier<UUID> idGenerator, TierCatalogue tiers, Tier consumer) {
         this.idGenerator = idGenerator;
         this.tiers = java.util.Objects.requireNonNull(tiers, "tiers");
+        this.consumer = consumer;
+    }
+
+    /**
+     * A parser for the messages of {@code tier}'s queue: a job whose task the tier does not serve (sent straight to
+     * the wrong queue) is invalid, with a {@code task} error of code {@link ErrorCodes#NOT_SERVED}, so it ends like
+     * any bad message instead of reaching a model server that cannot run it.
+     */
+    public JobRequestParser forQueueOf(Tier tier) {
+        tiers.get(tier);
+        return new JobRequestParser(idGenerator, tiers, tier);
     }
 
     /** Parses raw JSON text; malformed JSON is a {@code body} error, never an exception. */
@@ -120,7 +137,12 @@ public final class JobRequestParser {
         var fields = new FieldReader(body, errors);
 
         String requestId = readRequestId(fields, source);
-        Task task = fields.enumValue("task", Task::fromWireName, "generate, speech").orElse(Task.GENERATE);
+        boolean taskAbsent = fields.isAbsent("task");
+        Optional<Task> named = fields.enumValue("task", Task::fromWireName, "generate, speech");
+        Task task = named.orElse(Task.GENERATE);
+        if (consumer != null && (taskAbsent || named.isPresent())) {
+            tiers.refusal(consumer, task).ifPresent(why -> fields.error("task", ErrorCodes.NOT_SERVED, "tier " + why));
+        }
         String prompt = fields.isAbsent("messages") ? readPrompt(fields) : null;
         List<ChatMessage> messages = ChatMessagesReader.read(fields, task);
         int maxTokens = fields.integer("maxTokens", MIN_MAX_TOKENS, MAX_MAX_TOKENS)
@@ -192,13 +214,9 @@ public final class JobRequestParser {
     /** A configured tier that serves {@code task}; naming one that cannot is the client's mistake (400 on route). */
     private Tier readRoute(FieldReader fields, Task task) {
         Tier route = fields.enumValue("route", tiers::find, tiers.describeNames()).orElse(null);
-        if (route != null && !tiers.get(route).serves(task)) {
-            fields.error("route", ErrorCodes.INVALID_VALUE, "route " + route + " cannot serve " + task.wireName()
-                    + " jobs; tiers serving " + task.wireName() + ": " + String.join(", ",
-                    tiers.serving(task).stream().map(Tier::wireName).toList()));
-            return null;
-        }
-        return route;
+        Optional<String> refusal = route == null ? Optional.empty() : tiers.refusal(route, task);
+        refusal.ifPresent(why -> fields.error("route", ErrorCodes.INVALID_VALUE, "route " + why));
+        return refusal.isPresent() ? null : route;
     }
 
     private static String readVoice(FieldReader fields, Task task) {

@@ -189,6 +189,19 @@ public final class TierCatalogue {
         return tiers.values().stream().filter(t -> t.serves(task)).map(TierDefinition::tier).toList();
     }
 
+    /**
+     * Why {@code tier} takes no jobs of {@code task}, if it takes none: the one rule for a request's {@code route}
+     * (router) and for a message on a tier's queue (worker). The reason starts with the tier's name, e.g. "small
+     * cannot serve speech jobs; tiers serving speech: speech".
+     */
+    public Optional<String> refusal(Tier tier, Task task) {
+        if (get(tier).serves(task)) {
+            return Optional.empty();
+        }
+        return Optional.of(tier + " cannot serve " + task.wireName() + " jobs; tiers serving " + task.wireName()
+                + ": " + String.join(", ", serving(task).stream().map(Tier::wireName).toList()));
+    }
+
     /** Where a job of {@code task} goes when the routing table has no other reason. */
     public Tier defaultTier(Task task) {
         return defaultTiers.get(task);

@@ -56,6 +56,44 @@ class TierCatalogueTest {
     }
 
     @Test
+    void queueParser_shouldRefuseATaskItsTierDoesNotServe_namingTaskAndTier() {
+        JobRequestParser smallQueue = new JobRequestParser().forQueueOf(Tier.of("small"));
+        JobRequestParser speechQueue = new JobRequestParser().forQueueOf(Tier.of("speech"));
+        String speechJob = "{\"requestId\": \"" + ID + "\", \"task\": \"speech\", \"prompt\": \"hello\"}";
+        String textJob = "{\"requestId\": \"" + ID + "\", \"prompt\": \"hello\"}";
+
+        assertThat(smallQueue.parse(speechJob, JobRequestParser.Source.QUEUE)).isInstanceOfSatisfying(
+                JobRequestParser.Outcome.Invalid.class, invalid -> {
+                    assertThat(invalid.requestId()).contains(ID);
+                    assertThat(invalid.errors()).singleElement().isEqualTo(new FieldError("task",
+                            ErrorCodes.NOT_SERVED, "tier small cannot serve speech jobs; tiers serving speech: speech"));
+                });
+        // a job without a task is a generate job, which the speech tier does not serve either
+        assertThat(speechQueue.parse(textJob, JobRequestParser.Source.QUEUE)).isInstanceOfSatisfying(
+                JobRequestParser.Outcome.Invalid.class, invalid -> assertThat(invalid.errors()).singleElement()
+                        .satisfies(e -> assertThat(e.message()).isEqualTo(
+                                "tier speech cannot serve generate jobs; tiers serving generate: small, large")));
+        assertThat(smallQueue.parse(textJob, JobRequestParser.Source.QUEUE))
+                .isInstanceOf(JobRequestParser.Outcome.Valid.class);
+        assertThat(speechQueue.parse(speechJob, JobRequestParser.Source.QUEUE))
+                .isInstanceOf(JobRequestParser.Outcome.Valid.class);
+        // the router's parser takes every task: it routes them
+        assertThat(new JobRequestParser().parse(speechJob, JobRequestParser.Source.QUEUE))
+                .isInstanceOf(JobRequestParser.Outcome.Valid.class);
+    }
+
+    @Test
+    void queueParser_shouldReportAnUnknownTaskOnce_andRefuseATierTheCatalogueLacks() {
+        var outcome = new JobRequestParser().forQueueOf(Tier.of("small")).parse("{\"requestId\": \"" + ID
+                + "\", \"task\": \"transcode\", \"prompt\": \"hello\"}", JobRequestParser.Source.QUEUE);
+
+        assertThat(((JobRequestParser.Outcome.Invalid) outcome).errors()).extracting(FieldError::code)
+                .containsExactly(ErrorCodes.INVALID_VALUE);
+        assertThatThrownBy(() -> new JobRequestParser().forQueueOf(Tier.of("medium")))
+                .hasMessageStartingWith("unknown tier medium");
+    }
+
+    @Test
     void parse_shouldAcceptAnyConfiguredTierServingTheTask_andRefuseUnknownOnes() {
         TierCatalogue withMedium = bundled.withTier(bundled.get(Tier.of("small")).renamed("medium"));
         var parser = new JobRequestParser(UUID::randomUUID, withMedium);

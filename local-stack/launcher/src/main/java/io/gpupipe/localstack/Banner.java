@@ -3,6 +3,7 @@ package io.gpupipe.localstack;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.LambdaFunction;
+import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierDefinition;
 import java.net.URI;
@@ -51,10 +52,12 @@ public final class Banner {
                 + "\"maxTokens\":64}'"));
         examples.add(new Example("the speech job's status (and result once done)", curl + api + "/v1/jobs/"
                 + ids.speech()));
-        examples.add(new Example("a job sent straight to the small queue (seed 000 style)", AWS_ENV
+        // seed 000 style: straight onto the speech tier's queue (a tier's worker refuses tasks its tier does not serve)
+        Tier speech = aws.tiers().defaultTier(Task.SPEECH);
+        examples.add(new Example("a job sent straight to the " + speech + " queue (seed 000 style)", AWS_ENV
                 + " aws --endpoint-url " + sqs + " sqs send-message --queue-url "
-                + aws.queueUrl(LocalAws.SMALL_QUEUE) + " --message-body '{\"requestId\":\"" + ids.direct()
-                + "\",\"task\":\"speech\",\"prompt\":\"Sent straight to the small queue.\"}'"));
+                + aws.queueUrl(speech) + " --message-body '{\"requestId\":\"" + ids.direct()
+                + "\",\"task\":\"speech\",\"prompt\":\"Sent straight to the " + speech + " queue.\"}'"));
         examples.add(new Example("its result from S3", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp " + results
                 + ids.direct() + ".json -"));
         examples.add(new Example("the speech job's audio", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp "

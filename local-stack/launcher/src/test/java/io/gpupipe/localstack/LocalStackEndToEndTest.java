@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
+import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
@@ -161,18 +162,26 @@ class LocalStackEndToEndTest {
     }
 
     @Test
-    void queueJob_shouldProduceAResult_whenSentStraightToTheSmallQueueWithTheSdk() {
+    void queueJob_shouldProduceAResult_whenSentStraightToTheSpeechQueueWithTheSdk_andBeRefusedOnTheSmallOne() {
         // given
         String id = UUID.randomUUID().toString();
+        String misrouted = UUID.randomUUID().toString();
         // when
-        sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(LocalAws.SMALL_QUEUE)).messageBody("{\"requestId\":\""
+        sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(Tier.of("speech"))).messageBody("{\"requestId\":\""
                 + id + "\",\"task\":\"speech\",\"prompt\":\"Straight to the queue.\"}"));
+        sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(LocalAws.SMALL_QUEUE)).messageBody("{\"requestId\":\""
+                + misrouted + "\",\"task\":\"speech\",\"prompt\":\"The text tier has no voice.\"}"));
         JobResult result = awaitResultObject(id);
+        JobResult refused = awaitResultObject(misrouted);
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
-        assertThat(result.tier()).isEqualTo(Tier.of("small"));
+        assertThat(result.tier()).isEqualTo(Tier.of("speech"));
         assertThat(result.result().audioKey()).isEqualTo("results/" + id + ".wav");
         assertThat(api.status(id).body().path("status").asText()).isEqualTo("succeeded");
+        assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+        assertThat(refused.error().message()).contains("tier small cannot serve speech jobs");
+        assertThat(objectExists("results/" + misrouted + ".wav")).isFalse();
     }
 
     @Test
