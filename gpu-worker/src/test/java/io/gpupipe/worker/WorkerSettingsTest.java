@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
+import io.gpupipe.worker.support.WorkerConfigs;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -98,13 +94,6 @@ class WorkerSettingsTest {
     }
 
     private static WorkerConfig config(Map<String, String> overrides) {
-        Map<String, String> values = new HashMap<>(Map.of("gpupipe.worker.tier", "small",
-                "gpupipe.worker.queue-url", "http://localhost/000000000000/gpupipe-small",
-                "gpupipe.worker.bucket", "gpupipe-results"));
-        values.putAll(overrides);
-        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(WorkerConfig.class)
-                .withConverter(Duration.class, 200, new DurationConverter()) // Quarkus's "20s" syntax
-                .withSources(new PropertiesConfigSource(values, "test", 500)).build();
-        return config.getConfigMapping(WorkerConfig.class);
+        return WorkerConfigs.of(overrides);
     }
 }

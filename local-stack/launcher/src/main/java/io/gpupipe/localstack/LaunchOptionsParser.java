@@ -35,7 +35,9 @@ public final class LaunchOptionsParser {
             "  --cache-dir DIR          download cache                 [$GPUPIPE_CACHE_DIR or ~/.cache/gpupipe]",
             "  --backend NAME           embedded (FreeTTS + llama.cpp, no GPU) or openai            [embedded]",
             "  --model-server-url URL   OpenAI-compatible server for --backend openai (vLLM, llama.cpp server)",
-            "  --workers LIST           tiers that get a worker: any of small,large,speech | none",
+            "  --workers LIST           tiers that get a worker: any of "
+                    + String.join(",", TierCatalogue.bundled().names().stream().map(Tier::wireName).toList())
+                    + " | none",
             "                           [every tier]; run the others yourself, e.g. from your IDE",
             "  --metric-interval SECS   how often the scaling-metric function runs                     [60]",
             "  --router-concurrency N   router invocations at once (Lambda execution environments, 1-64) [16]",

@@ -1,0 +1,94 @@
+package io.gpupipe.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsOptions;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.worker.aws.S3JobStore;
+import io.gpupipe.worker.aws.SqsJobQueue;
+import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.standin.InjectVllmStandIn;
+import io.gpupipe.worker.standin.VllmStandIn;
+import io.gpupipe.worker.support.Await;
+import io.gpupipe.worker.support.CapturedEvents;
+import io.gpupipe.worker.support.LocalPipeline;
+import io.gpupipe.worker.support.WorkerConfigs;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 10's throwaway tier, consumed: a {@code medium} tier added to a test copy of the catalogue gets its own queue
+ * in the local AWS (created from the catalogue) and a worker configured for it, with the real SQS and S3 adapters and
+ * the app's openai backend against the vLLM stand-in, consumes a job from that queue and writes its result. Routing,
+ * scaling and synthesis of the same tier: cdk ThrowawayTierTest.
+ */
+@QuarkusTest
+class ThrowawayTierWorkerTest {
+    static final Duration RESULT_TIMEOUT = Duration.ofSeconds(30);
+    static final Tier MEDIUM = Tier.of("medium");
+
+    @InjectVllmStandIn
+    VllmStandIn standIn;
+
+    @Inject
+    WorkerLifecycle lifecycle;
+
+    @Inject
+    InferenceBackend backend;
+
+    @Test
+    void mediumTier_shouldBeConsumedFromItsOwnQueue_byAWorkerConfiguredForIt() {
+        // given the catalogue with one more tier, exactly what adding it to tiers.json gives
+        TierCatalogue bundled = TierCatalogue.bundled();
+        TierCatalogue withMedium = bundled.withTier(bundled.get(Tier.of("small")).renamed("medium")
+                .withModelTimeout(Duration.ofSeconds(25)));
+        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
+        try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults().withTiers(withMedium)
+                .withVisibilityTimeouts(Map.of(MEDIUM, 40)));
+             LocalPipeline pipeline = new LocalPipeline(aws)) {
+            WorkerConfig config = WorkerConfigs.of(Map.of("gpupipe.worker.tier", "medium",
+                    "gpupipe.worker.queue-url", aws.queueUrl(MEDIUM), "gpupipe.worker.bucket", aws.bucket(),
+                    "gpupipe.worker.wait-time", "1s"));
+            SqsJobQueue queue = new SqsJobQueue(pipeline.sqs(), config.queueUrl(), config.dlqUrl());
+            WorkerSettings settings = WorkerSettings.resolve(config, queue.attributes(), "arn:medium-task",
+                    withMedium);
+            Worker worker = new Worker(settings, queue, new S3JobStore(pipeline.s3(), config.bucket()), backend,
+                    new CapturedEvents(), Clock.systemUTC());
+            worker.start();
+            try {
+                // when a job naming the tier and one it cannot serve arrive on its queue
+                String id = LocalPipeline.newRequestId();
+                String prompt = "Medium sized question " + id;
+                String speech = LocalPipeline.newRequestId();
+                pipeline.send("gpupipe-medium", LocalPipeline.job(id, prompt, j -> j.put("route", "medium")));
+                pipeline.send("gpupipe-medium", LocalPipeline.job(speech, "No voice here", j -> j.put("task",
+                        "speech")));
+                JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+                JobResult refused = pipeline.awaitResult(speech, RESULT_TIMEOUT);
+
+                // then the worker took the tier's settings from the catalogue copy and the queue
+                assertThat(settings.modelTimeout()).isEqualTo(Duration.ofSeconds(25));
+                assertThat(settings.visibilityTimeout()).isEqualTo(Duration.ofSeconds(40));
+                assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(result.tier()).isEqualTo(MEDIUM);
+                assertThat(result.taskArn()).isEqualTo("arn:medium-task");
+                assertThat(result.result().text()).isNotBlank();
+                assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
+                assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+                assertThat(refused.error().message()).contains("tier medium cannot serve speech jobs");
+                assertThat(pipeline.drainQueue("gpupipe-medium", Duration.ZERO)).isEmpty();
+            } finally {
+                worker.drain(Duration.ofSeconds(1));
+            }
+        }
+    }
+}
