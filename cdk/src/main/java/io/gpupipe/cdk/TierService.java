@@ -126,7 +126,8 @@ public class TierService extends Construct {
 
     /**
      * Whole GPUs: attribute-based NVIDIA selection by count and memory. A fraction: the G6f sizes whose slice is that
-     * fraction ({@link FractionalGpus}); whole-GPU count and memory minima would exclude them.
+     * fraction and which have the task's vCPUs and memory ({@link FractionalGpus}); whole-GPU count and memory minima
+     * would exclude them. A fractional tier no G6f size can hold fails synthesis: EC2 would never launch an instance.
      */
     static InstanceRequirementsConfig instanceRequirements(TierSpec spec) {
         InstanceRequirementsConfig.Builder requirements = InstanceRequirementsConfig.builder()
@@ -135,7 +136,7 @@ public class TierService extends Construct {
                 .acceleratorManufacturers(List.of(AcceleratorManufacturer.NVIDIA))
                 .acceleratorTypes(List.of(AcceleratorType.GPU));
         if (spec.gpuShare().isFractional()) {
-            return requirements.allowedInstanceTypes(FractionalGpus.instanceTypes(spec.gpuShare())).build();
+            return requirements.allowedInstanceTypes(fractionalInstanceTypes(spec)).build();
         }
         requirements.acceleratorCountMin(spec.gpuShare().devices())
                 .acceleratorCountMax(spec.gpuShare().devices())
@@ -144,6 +145,19 @@ public class TierService extends Construct {
             requirements.allowedInstanceTypes(spec.allowedInstanceTypes());
         }
         return requirements.build();
+    }
+
+    private static List<String> fractionalInstanceTypes(TierSpec spec) {
+        List<FractionalGpus.G6fSize> fitting = FractionalGpus.sizesFitting(spec.gpuShare(), instanceVcpuMin(spec),
+                instanceMemoryMiBMin(spec));
+        if (fitting.isEmpty()) {
+            throw new IllegalStateException("tier " + spec.tier().wireName() + ": GPU share "
+                    + spec.gpuShare().ecsValue() + " runs only on " + String.join(", ", FractionalGpus.sizes(
+                    spec.gpuShare()).stream().map(FractionalGpus.G6fSize::describe).toList()) + ", but the task needs "
+                    + instanceVcpuMin(spec) + " vCPU and " + instanceMemoryMiBMin(spec) / 1024 + " GiB (its taskCpu "
+                    + "and taskMemoryMiB plus the agent's share): lower them in tiers.json or ask for a larger share");
+        }
+        return fitting.stream().map(FractionalGpus.G6fSize::instanceType).toList();
     }
 
     /** The task's vCPUs plus one for the ECS agent and the OS. */

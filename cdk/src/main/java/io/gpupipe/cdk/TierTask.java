@@ -114,7 +114,9 @@ public class TierTask extends Construct {
     /**
      * vLLM-Omni's speech server, as its Speech API docs start Qwen3-TTS (docs.vllm.ai/projects/vllm-omni/en/stable/
      * serving/speech_api: {@code vllm serve <model> --deploy-config vllm_omni/deploy/qwen3_tts.yaml --omni
-     * --trust-remote-code --enforce-eager}); it then serves {@code POST /v1/audio/speech} with 24 kHz output.
+     * --trust-remote-code --enforce-eager}); it then serves {@code POST /v1/audio/speech} with 24 kHz output. The
+     * {@code --deploy-config} schema belongs to the releases the image pins (vllm/vllm-omni:v0.28.0,
+     * native-build/models/speech.env); releases around v0.18 took {@code --stage-configs-path} instead.
      */
     static List<String> omniSpeechArgs(TierSpec spec) {
         return List.of("--deploy-config", QWEN3_TTS_DEPLOY_CONFIG, "--omni", "--trust-remote-code",

@@ -9,11 +9,13 @@ import java.util.Map;
 
 /**
  * The GPU side of each catalogue tier ({@code shared-model tiers.json}): the catalogue gives queue, GPUs, instance
- * and scaling figures; this class adds the model each tier serves. Seed 001's Mistral-7B (AWQ) on one L40S-class
- * GPU and Llama-2-70B (AWQ) on eight; seed 000's Qwen3-TTS 1.7B on one >= 20 GB GPU. GPU memory minima of the text
- * tiers are 44 GiB, below the 48 GB nominal size, because EC2 reports an L40S as about 45,000 MiB. The model
- * repositories are native-build/models/*.env's MODEL_REPO; their commits come from the same files through the
- * {@code <tier>ModelRevision} context (no default: synthesis refuses a tier without a pinned commit).
+ * and scaling figures; this class adds the model each tier serves. Text: Qwen2.5-7B-Instruct (AWQ) on one
+ * L40S-class GPU and Qwen2.5-72B-Instruct (AWQ) on eight, in place of seed 001's TheBloke Mistral-7B / Llama-2-70B
+ * AWQ repositories, for which no commit could be found to pin (README, "Model versions"); speech: seed 000's
+ * Qwen3-TTS 1.7B on one >= 20 GB GPU. GPU memory minima of the text tiers are 44 GiB, below the 48 GB nominal
+ * size, because EC2 reports an L40S as about 45,000 MiB. The model repositories are native-build/models/*.env's
+ * MODEL_REPO; their commits come from the same files through the {@code <tier>ModelRevision} context (no default:
+ * synthesis refuses a tier without a pinned commit).
  */
 public final class Tiers {
     /** What a tier serves: the sizing gate's footprint, the repository baked into its image, the image tag. */
@@ -21,32 +23,40 @@ public final class Tiers {
     }
 
     private static final Map<String, ServedModel> MODELS = Map.of(
-            "small", new ServedModel(ModelFootprint.builder("mistral-7b-instruct-awq")
-                    .parameters(7_240_000_000L)
-                    .bytesPerParameter(0.5)
-                    .layers(32, 4096)
-                    .groupedQueryAttention(8, 32)
+            // Qwen2.5-7B: 7.61 B parameters, 28 layers, hidden 3584, 4 KV of 28 heads (config.json). AWQ 4-bit
+            // layers keep BF16 embeddings and an untied lm_head (152,064 x 3,584 each): the checkpoint is 5.19 GiB,
+            // about 0.73 byte per parameter, not the 0.5 of INT4 alone.
+            "small", new ServedModel(ModelFootprint.builder("qwen2.5-7b-instruct-awq")
+                    .parameters(7_610_000_000L)
+                    .bytesPerParameter(0.73)
+                    .layers(28, 3584)
+                    .groupedQueryAttention(4, 28)
                     .maxSequenceLength(4096)
                     .maxConcurrentSequences(32)
-                    .build(), "TheBloke/Mistral-7B-Instruct-v0.2-AWQ", "small-mistral-7b-awq-1"),
-            "large", new ServedModel(ModelFootprint.builder("llama-2-70b-chat-awq")
-                    .parameters(68_980_000_000L)
-                    .bytesPerParameter(0.5)
+                    .build(), "Qwen/Qwen2.5-7B-Instruct-AWQ", "small-qwen2.5-7b-instruct-awq-1"),
+            // Qwen2.5-72B: 72.7 B parameters, 80 layers, hidden 8192, 8 KV of 64 heads; the AWQ checkpoint pads the
+            // MLP to 29,696 (= 8 x 29 x 128) so that tensor parallelism over 8 GPUs splits whole AWQ groups
+            // (QwenLM/Qwen3-VL#230: 29,568 did not). Its 11 safetensors shards hold about 39 GB: ~0.575 byte/param.
+            "large", new ServedModel(ModelFootprint.builder("qwen2.5-72b-instruct-awq")
+                    .parameters(72_700_000_000L)
+                    .bytesPerParameter(0.575)
                     .layers(80, 8192)
                     .groupedQueryAttention(8, 64)
                     .maxSequenceLength(4096)
                     .maxConcurrentSequences(64)
-                    .build(), "TheBloke/Llama-2-70B-Chat-AWQ", "large-llama-2-70b-awq-1"),
-            // Qwen3-TTS 1.7B in BF16 (the talker: a Qwen3 1.7B-class decoder, 28 layers, hidden 2048, 8 KV of 16
-            // heads) plus its 12 Hz codec; an estimate for the sizing gate, far below the tier's 20 GiB floor.
+                    .build(), "Qwen/Qwen2.5-72B-Instruct-AWQ", "large-qwen2.5-72b-instruct-awq-1"),
+            // Qwen3-TTS 1.7B in BF16: the talker (a Qwen3 1.7B-class decoder: 28 layers, hidden 2048, 8 KV of 16
+            // heads), its code predictor and the 12 Hz codec are 4.2-4.5 GB on disk (public reports of the 1.7B
+            // checkpoints), i.e. ~2.25 G parameters at 2 bytes. AWS runs it on "a single 24 GB GPU" (Deep Learning
+            // Containers, vLLM-Omni EC2 deployment); the sizing gate checks this estimate against the 20 GiB floor.
             "speech", new ServedModel(ModelFootprint.builder("qwen3-tts-1.7b-customvoice")
-                    .parameters(1_900_000_000L)
+                    .parameters(2_250_000_000L)
                     .bytesPerParameter(2)
                     .layers(28, 2048)
                     .groupedQueryAttention(8, 16)
                     .maxSequenceLength(4096)
                     .maxConcurrentSequences(8)
-                    .build(), "Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice", "speech-qwen3-tts-1.7b-1"));
+                    .build(), "Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice", "speech-qwen3-tts-1.7b-2"));
 
     private Tiers() {
     }

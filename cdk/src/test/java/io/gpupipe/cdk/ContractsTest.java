@@ -50,7 +50,7 @@ class ContractsTest {
         Map<String, Object> env = environment("large", "gpu-worker");
 
         // then
-        assertThat(env).containsEntry("GPUPIPE_WORKER_MODEL_VERSION", "TheBloke/Llama-2-70B-Chat-AWQ@"
+        assertThat(env).containsEntry("GPUPIPE_WORKER_MODEL_VERSION", "Qwen/Qwen2.5-72B-Instruct-AWQ@"
                 + SynthesizedApp.LARGE_REVISION + "+" + Tiers.large().modelServerImageTag())
                 .containsEntry("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", "/models/" + SynthesizedApp.LARGE_REVISION);
     }
@@ -62,7 +62,7 @@ class ContractsTest {
                     "largeModelRevision", SynthesizedApp.LARGE_REVISION,
                     "speechModelRevision", SynthesizedApp.SPEECH_REVISION)).build());
             assertThatThrownBy(() -> GpupipeApp.build(app)).as(revision)
-                    .hasMessageStartingWith("tier small: model revision of TheBloke/Mistral-7B-Instruct-v0.2-AWQ "
+                    .hasMessageStartingWith("tier small: model revision of Qwen/Qwen2.5-7B-Instruct-AWQ "
                             + "must be a commit: 40 lower-case hex digits, got \"" + revision + "\"")
                     .hasMessageContaining("-c smallModelRevision=<commit>");
         }
@@ -136,8 +136,24 @@ class ContractsTest {
     }
 
     @Test
+    void fractionalTier_shouldFailSynthesisReadably_whenNoG6fSizeOfItsSliceHoldsTheTask() {
+        // given an eighth of an L4 (g6f.large: 2 vCPU, 8 GiB; g6f.xlarge: 4 vCPU, 16 GiB) for a model that fits its
+        // 2.8 GiB, but the small tier's task (3 vCPU, 24 GiB, plus the agent's share)
+        TierSpec eighth = Tiers.small().withModel(io.gpupipe.model.sizing.ModelFootprint.builder("qwen2.5-0.5b")
+                        .parameters(494_000_000L).bytesPerParameter(2).layers(24, 896).groupedQueryAttention(2, 14)
+                        .maxSequenceLength(2048).maxConcurrentSequences(4).build(),
+                io.gpupipe.model.sizing.GpuShare.of("0.125")).withModelRevision(SynthesizedApp.SMALL_REVISION);
+
+        // then: no instance could ever be launched, so synthesis says why instead of deploying a stuck service
+        assertThatThrownBy(() -> workerStack(eighth)).hasMessage("tier small: GPU share 0.125 runs only on "
+                + "g6f.large (2 vCPU, 8 GiB), g6f.xlarge (4 vCPU, 16 GiB), but the task needs 4 vCPU and 28 GiB (its "
+                + "taskCpu and taskMemoryMiB plus the agent's share): lower them in tiers.json or ask for a larger "
+                + "share");
+    }
+
+    @Test
     void fractionalTier_shouldFailTheSizingGate_whenTheModelNeedsMoreThanItsSlice() {
-        // given the default small tier's 32 sequences (16 GiB of KV cache) on half an L4 (11.2 GiB)
+        // given the default small tier's 32 sequences (7 GiB of KV cache, 5.2 GiB of weights) on half an L4 (11.2 GiB)
         TierSpec half = Tiers.small().withModel(Tiers.small().model(), io.gpupipe.model.sizing.GpuShare.of("0.5"))
                 .withModelRevision(SynthesizedApp.SMALL_REVISION);
 

@@ -107,7 +107,7 @@ class GpuStackTest {
         assertThat(modelServer.get("ResourceRequirements")).isEqualTo(List.of(Map.of("Type", "GPU", "Value", "8")));
         List<Object> command = list(modelServer.get("Command"));
         assertThat(command.get(command.indexOf("--tensor-parallel-size") + 1)).isEqualTo("8");
-        assertThat(command.get(command.indexOf("--served-model-name") + 1)).isEqualTo("llama-2-70b-chat-awq");
+        assertThat(command.get(command.indexOf("--served-model-name") + 1)).isEqualTo("qwen2.5-72b-instruct-awq");
         assertThat(command.get(command.indexOf("--max-model-len") + 1)).isEqualTo("4096");
     }
 

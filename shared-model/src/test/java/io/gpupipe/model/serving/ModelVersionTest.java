@@ -3,10 +3,7 @@ package io.gpupipe.model.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.model.sizing.FractionalGpus;
-import io.gpupipe.model.sizing.GpuShare;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ModelVersionTest {
@@ -27,15 +24,6 @@ class ModelVersionTest {
 
         assertThat(version.wireForm()).isEqualTo("org/model@" + COMMIT + "+small-1");
         assertThat(version.servedPath()).isEqualTo("/models/" + COMMIT);
-    }
-
-    @ParameterizedTest
-    @CsvSource({"0.125, g6f.large g6f.xlarge, 2861", "0.25, g6f.2xlarge, 5722", "0.5, g6f.4xlarge, 11444"})
-    void fractionalShares_shouldMapToTheirG6fSlice(String share, String types, long sliceMib) {
-        GpuShare gpuShare = GpuShare.of(share);
-
-        assertThat(FractionalGpus.instanceTypes(gpuShare)).containsExactly(types.split(" "));
-        assertThat(FractionalGpus.budget(gpuShare).availableBytes()).isEqualTo(sliceMib * 1024 * 1024);
     }
 
     @org.junit.jupiter.api.Test
