@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.ModelServerContract;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -57,20 +58,31 @@ public final class VllmStandIn implements AutoCloseable {
     /**
      * Capacity and timing of the simulated server; {@code ignoreEos} makes every completion max_tokens long.
      * {@code schedulingPolicy} is vLLM's {@code --scheduling-policy} (default {@code fcfs}), {@code maxModelLen} its
-     * {@code --max-model-len}.
+     * {@code --max-model-len}, {@code modelRoot} the path it was started on ({@code GET /v1/models} reports it as the
+     * model's root). {@code contract} is the one API a real server speaks: vLLM's text API, or vLLM-Omni's speech API
+     * ({@code vllm serve ... --omni}); empty (the default) answers both, so that one app-level test resource serves
+     * every worker test, while {@link #fromServerArgs} gives the server a deployment's flags start.
      */
     public record Settings(int maxSequences, Duration stepTime, double stepGrowth, String model, String apiKey,
-                           boolean ignoreEos, String schedulingPolicy, int maxModelLen) {
+                           boolean ignoreEos, String schedulingPolicy, int maxModelLen, String modelRoot,
+                           Optional<ModelServerContract> contract) {
         public static Settings defaults() {
-            return new Settings(8, Duration.ofMillis(2), 0.01, "stand-in/tiny-llm", null, false, "fcfs", 4096);
+            return new Settings(8, Duration.ofMillis(2), 0.01, "stand-in/tiny-llm", null, false, "fcfs", 4096, null,
+                    Optional.empty());
         }
 
         /**
-         * The settings {@code vllm serve} arguments give: {@code --served-model-name}, {@code --max-model-len},
-         * {@code --max-num-seqs}, {@code --scheduling-policy}; timing stays at the defaults, other flags are ignored.
+         * The settings {@code vllm serve <model path> <flags>} gives: the path (the model's root),
+         * {@code --served-model-name}, {@code --max-model-len}, {@code --max-num-seqs}, {@code --scheduling-policy},
+         * and {@code --omni} (vLLM-Omni: the speech API; without it vLLM's text API only); timing stays at the
+         * defaults, other flags are ignored.
          */
         public static Settings fromServerArgs(List<String> args) {
-            Settings settings = defaults();
+            Settings settings = defaults().withContract(args.contains("--omni") ? ModelServerContract.SPEECH
+                    : ModelServerContract.TEXT);
+            if (!args.isEmpty() && !args.get(0).startsWith("--")) {
+                settings = settings.withModelRoot(args.get(0));
+            }
             for (int i = 0; i + 1 < args.size(); i++) {
                 String value = args.get(i + 1);
                 settings = switch (args.get(i)) {
@@ -84,36 +96,54 @@ public final class VllmStandIn implements AutoCloseable {
             return settings;
         }
 
+        /** What {@code GET /v1/models} reports as the root: the path served, or one derived from the model name. */
+        public String root() {
+            return modelRoot != null ? modelRoot : "/models/" + model;
+        }
+
         public Settings withMaxSequences(int n) {
-            return new Settings(n, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen);
+            return new Settings(n, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen,
+                    modelRoot, contract);
         }
 
         public Settings withStep(Duration step, double growth) {
-            return new Settings(maxSequences, step, growth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen);
+            return new Settings(maxSequences, step, growth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen,
+                    modelRoot, contract);
         }
 
         public Settings withApiKey(String key) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, key, ignoreEos, schedulingPolicy,
-                    maxModelLen);
+                    maxModelLen, modelRoot, contract);
         }
 
         public Settings withIgnoreEos(boolean ignore) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignore, schedulingPolicy,
-                    maxModelLen);
+                    maxModelLen, modelRoot, contract);
         }
 
         public Settings withModel(String name) {
             return new Settings(maxSequences, stepTime, stepGrowth, name, apiKey, ignoreEos, schedulingPolicy,
-                    maxModelLen);
+                    maxModelLen, modelRoot, contract);
         }
 
         public Settings withSchedulingPolicy(String policy) {
-            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, policy, maxModelLen);
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, policy, maxModelLen,
+                    modelRoot, contract);
         }
 
         public Settings withMaxModelLen(int tokens) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
-                    tokens);
+                    tokens, modelRoot, contract);
+        }
+
+        public Settings withModelRoot(String root) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
+                    maxModelLen, root, contract);
+        }
+
+        public Settings withContract(ModelServerContract served) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
+                    maxModelLen, modelRoot, Optional.of(served));
         }
     }
 
@@ -263,10 +293,13 @@ public final class VllmStandIn implements AutoCloseable {
                 completion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
             } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
                 chatCompletion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
-            } else if ("POST".equals(method) && "/v1/audio/speech".equals(path)) {
+            } else if ("POST".equals(method) && "/v1/audio/speech".equals(path)
+                    && !settings.contract().equals(Optional.of(ModelServerContract.TEXT))) {
                 speech(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
             } else {
-                error(exchange, 404, "NotFoundError", "no route " + method + " " + path);
+                // a route the server does not have: FastAPI's own 404, as vLLM answers it (vllm-project/vllm#5082:
+                // "POST /generate HTTP/1.1" 404, {"detail":"Not Found"}); a text server has no /v1/audio/speech
+                json(exchange, 404, JobJson.mapper().createObjectNode().put("detail", "Not Found"));
             }
         } catch (RuntimeException e) {
             // the client went away mid-response, like any HTTP server we just drop it
@@ -435,7 +468,7 @@ public final class VllmStandIn implements AutoCloseable {
     private ObjectNode models() {
         ObjectNode list = JobJson.mapper().createObjectNode().put("object", "list");
         list.putArray("data").addObject().put("id", settings.model()).put("object", "model")
-                .put("created", 1_700_000_000L).put("owned_by", "vllm").put("root", "/models/" + settings.model())
+                .put("created", 1_700_000_000L).put("owned_by", "vllm").put("root", settings.root())
                 .putNull("parent").put("max_model_len", settings.maxModelLen());
         return list;
     }

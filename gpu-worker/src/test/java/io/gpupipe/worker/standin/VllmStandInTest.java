@@ -85,6 +85,28 @@ class VllmStandInTest {
     }
 
     @Test
+    void speech_shouldBeServedOnlyByAnOmniServer_whenStartedWithADeploymentsArguments() throws Exception {
+        List<String> omni = List.of("/models/fedcba98", "--deploy-config", "vllm_omni/deploy/qwen3_tts.yaml",
+                "--omni", "--trust-remote-code", "--served-model-name", "qwen3-tts", "--port", "8000");
+        List<String> text = new ArrayList<>(List.of("/models/01234567"));
+        text.addAll(new VllmServeCommand("mistral", 64, 4, 1, "127.0.0.1", 8000).args());
+        String speech = "{\"input\":\"Hello\",\"response_format\":\"wav\"}";
+        try (VllmStandIn omniServer = VllmStandIn.start(VllmStandIn.Settings.fromServerArgs(omni));
+             VllmStandIn textServer = VllmStandIn.start(VllmStandIn.Settings.fromServerArgs(text))) {
+            // then each reports the path it serves as the model's root, as vLLM does
+            JsonNode model = JobJson.read(http.send(HttpRequest.newBuilder(omniServer.url().resolve("/v1/models"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body(), JsonNode.class).path("data").get(0);
+            assertThat(model.path("id").asText()).isEqualTo("qwen3-tts");
+            assertThat(model.path("root").asText()).isEqualTo("/models/fedcba98");
+            // and only vLLM-Omni has the speech API; vLLM answers an unknown route with FastAPI's 404
+            assertThat(post(omniServer, "/v1/audio/speech", speech).statusCode()).isEqualTo(200);
+            HttpResponse<String> none = post(textServer, "/v1/audio/speech", speech);
+            assertThat(none.statusCode()).isEqualTo(404);
+            assertThat(none.body()).isEqualTo("{\"detail\":\"Not Found\"}");
+        }
+    }
+
+    @Test
     void completions_shouldRejectPromptPlusMaxTokensBeyondMaxModelLen_likeVllm() throws Exception {
         try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults().withMaxModelLen(10))) {
             // given a prompt of 4 words = 5 tokens (the stand-in adds BOS)
