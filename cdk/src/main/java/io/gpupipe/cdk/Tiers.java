@@ -22,41 +22,41 @@ public final class Tiers {
     public record ServedModel(ModelFootprint footprint, String repository, String imageTag) {
     }
 
+    /** The context every tier serves: vLLM's --max-model-len, and the sequence length of the sizing gate's KV cache. */
+    static final int MAX_SEQUENCE_LENGTH = 4096;
+
+    // served(name, parameters, bytes/parameter, layers, hidden size, KV heads, attention heads, concurrent sequences,
+    //        Hugging Face repository, model-server image tag)
     private static final Map<String, ServedModel> MODELS = Map.of(
             // Qwen2.5-7B: 7.61 B parameters, 28 layers, hidden 3584, 4 KV of 28 heads (config.json). AWQ 4-bit
             // layers keep BF16 embeddings and an untied lm_head (152,064 x 3,584 each): the checkpoint is 5.19 GiB,
             // about 0.73 byte per parameter, not the 0.5 of INT4 alone.
-            "small", new ServedModel(ModelFootprint.builder("qwen2.5-7b-instruct-awq")
-                    .parameters(7_610_000_000L)
-                    .bytesPerParameter(0.73)
-                    .layers(28, 3584)
-                    .groupedQueryAttention(4, 28)
-                    .maxSequenceLength(4096)
-                    .maxConcurrentSequences(32)
-                    .build(), "Qwen/Qwen2.5-7B-Instruct-AWQ", "small-qwen2.5-7b-instruct-awq-1"),
+            "small", served("qwen2.5-7b-instruct-awq", 7_610_000_000L, 0.73, 28, 3584, 4, 28, 32,
+                    "Qwen/Qwen2.5-7B-Instruct-AWQ", "small-qwen2.5-7b-instruct-awq-1"),
             // Qwen2.5-72B: 72.7 B parameters, 80 layers, hidden 8192, 8 KV of 64 heads; the AWQ checkpoint pads the
             // MLP to 29,696 (= 8 x 29 x 128) so that tensor parallelism over 8 GPUs splits whole AWQ groups
             // (QwenLM/Qwen3-VL#230: 29,568 did not). Its 11 safetensors shards hold about 39 GB: ~0.575 byte/param.
-            "large", new ServedModel(ModelFootprint.builder("qwen2.5-72b-instruct-awq")
-                    .parameters(72_700_000_000L)
-                    .bytesPerParameter(0.575)
-                    .layers(80, 8192)
-                    .groupedQueryAttention(8, 64)
-                    .maxSequenceLength(4096)
-                    .maxConcurrentSequences(64)
-                    .build(), "Qwen/Qwen2.5-72B-Instruct-AWQ", "large-qwen2.5-72b-instruct-awq-1"),
+            "large", served("qwen2.5-72b-instruct-awq", 72_700_000_000L, 0.575, 80, 8192, 8, 64, 64,
+                    "Qwen/Qwen2.5-72B-Instruct-AWQ", "large-qwen2.5-72b-instruct-awq-1"),
             // Qwen3-TTS 1.7B in BF16: the talker (a Qwen3 1.7B-class decoder: 28 layers, hidden 2048, 8 KV of 16
             // heads), its code predictor and the 12 Hz codec are 4.2-4.5 GB on disk (public reports of the 1.7B
             // checkpoints), i.e. ~2.25 G parameters at 2 bytes. AWS runs it on "a single 24 GB GPU" (Deep Learning
             // Containers, vLLM-Omni EC2 deployment); the sizing gate checks this estimate against the 20 GiB floor.
-            "speech", new ServedModel(ModelFootprint.builder("qwen3-tts-1.7b-customvoice")
-                    .parameters(2_250_000_000L)
-                    .bytesPerParameter(2)
-                    .layers(28, 2048)
-                    .groupedQueryAttention(8, 16)
-                    .maxSequenceLength(4096)
-                    .maxConcurrentSequences(8)
-                    .build(), "Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice", "speech-qwen3-tts-1.7b-2"));
+            "speech", served("qwen3-tts-1.7b-customvoice", 2_250_000_000L, 2, 28, 2048, 8, 16, 8,
+                    "Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice", "speech-qwen3-tts-1.7b-2"));
+
+    private static ServedModel served(String name, long parameters, double bytesPerParameter, int layers,
+                                      int hiddenSize, int kvHeads, int attentionHeads, int concurrentSequences,
+                                      String repository, String imageTag) {
+        return new ServedModel(ModelFootprint.builder(name)
+                .parameters(parameters)
+                .bytesPerParameter(bytesPerParameter)
+                .layers(layers, hiddenSize)
+                .groupedQueryAttention(kvHeads, attentionHeads)
+                .maxSequenceLength(MAX_SEQUENCE_LENGTH)
+                .maxConcurrentSequences(concurrentSequences)
+                .build(), repository, imageTag);
+    }
 
     private Tiers() {
     }

@@ -2,7 +2,6 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
@@ -10,21 +9,13 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
-import io.gpupipe.worker.backend.InferenceBackend;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RacingJobStore;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,36 +27,18 @@ import org.junit.jupiter.api.Test;
  * the app and resources of {@link WorkerPipelineTest}; runs its own worker on the large queue.
  */
 @QuarkusTest
-class CancelRaceTest {
+class CancelRaceTest extends WorkerAppTest {
     static final Duration EVENT_TIMEOUT = Duration.ofSeconds(20);
 
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
-    @Inject
-    InferenceBackend backend;
-
-    LocalPipeline pipeline;
     RacingJobStore store;
     CapturedEvents events;
     Worker worker;
 
     @BeforeEach
     void largeQueueWorker() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
-                .withMaxInFlight(2).withoutAdaptiveWindow();
-        store = new RacingJobStore(new S3JobStore(pipeline.s3(), aws.bucket()));
+        store = new RacingJobStore(localStore());
         events = new CapturedEvents();
-        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
-                Optional.of(aws.queueUrl(LocalAws.DLQ))), store, backend, events, Clock.systemUTC());
+        worker = queueWorker(appSettings(Tier.of("large")).withMaxInFlight(2).withoutAdaptiveWindow(), store, events);
     }
 
     @AfterEach

@@ -4,22 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,24 +21,7 @@ import org.junit.jupiter.api.Test;
  * 1024 stand-in tokens).
  */
 @QuarkusTest
-class ChatJobTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
-    LocalPipeline pipeline;
-
-    @BeforeEach
-    void workerIsConsuming() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
-    }
-
+class ChatJobTest extends WorkerAppTest {
     private static String chatJob(String id, String... roleThenContent) {
         return LocalPipeline.job(id, "unused", job -> {
             job.remove("prompt");

@@ -2,20 +2,13 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -25,24 +18,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * arguments would start a second stand-in and race the first for the REST client's URL).
  */
 @QuarkusTest
-class ClaimCheckTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
-    LocalPipeline pipeline;
-
-    @BeforeEach
-    void workerIsConsuming() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
-    }
-
+class ClaimCheckTest extends WorkerAppTest {
     @Test
     void process_shouldRunTheStoredJob_whenTheMessageIsAClaimCheck() {
         // given: the payload in S3 (a character SQS could not carry included), a pointer on the queue

@@ -2,15 +2,11 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.observability.LogFields;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,13 +24,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * Insights query finds every line of a job. Shares the app and resources of {@link WorkerPipelineTest}.
  */
 @QuarkusTest
-class JobLogContextTest {
-    @InjectLocalAws
-    LocalAws aws;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
+class JobLogContextTest extends WorkerAppTest {
     private final List<Map<String, String>> captured = new CopyOnWriteArrayList<>();
     private final Handler capture = new Handler() {
         @Override
@@ -53,12 +43,8 @@ class JobLogContextTest {
         public void close() {
         }
     };
-    private LocalPipeline pipeline;
-
     @BeforeEach
-    void workerIsConsuming() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
+    void captureLogs() {
         Logger.getLogger("io.gpupipe").addHandler(capture);
     }
 

@@ -2,27 +2,18 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
-import io.gpupipe.worker.backend.InferenceBackend;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.FaultyJobStore;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,44 +26,26 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * and releases a message twice first, so the worker gets it as the third and last receive.
  */
 @QuarkusTest
-class ReleasePathsTest {
+class ReleasePathsTest extends WorkerAppTest {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
-    @Inject
-    InferenceBackend backend;
-
-    LocalPipeline pipeline;
     FaultyJobStore store;
     CapturedEvents events;
     Worker worker;
 
     @BeforeEach
     void largeQueueWorker() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), TIMEOUT, "the app's worker to start");
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
-                .withMaxInFlight(4).withoutAdaptiveWindow();
+        WorkerSettings settings = appSettings(Tier.of("large")).withMaxInFlight(4).withoutAdaptiveWindow();
         assertThat(settings.attempts().maxReceiveCount()).isEqualTo(aws.maxReceiveCount()).isEqualTo(3);
-        store = new FaultyJobStore(new S3JobStore(pipeline.s3(), aws.bucket()));
+        store = new FaultyJobStore(localStore());
         events = new CapturedEvents();
-        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
-                Optional.of(aws.queueUrl(LocalAws.DLQ))), store, backend, events, Clock.systemUTC());
+        worker = queueWorker(settings, store, events);
     }
 
     @AfterEach
     void stopWorker() {
         worker.drain(Duration.ofSeconds(1));
         pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO);
-        pipeline.close();
     }
 
     @Test

@@ -2,28 +2,17 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
-import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
-import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.Wav;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,41 +23,22 @@ import org.junit.jupiter.api.Test;
  * worker of its own for the speech tier, as the deployed speech service does.
  */
 @QuarkusTest
-class SpeechTierWorkerTest {
+class SpeechTierWorkerTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(20);
     static final Tier SPEECH = Tier.of("speech");
 
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
-    @Inject
-    InferenceBackend backend;
-
-    LocalPipeline pipeline;
     Worker worker;
 
     @BeforeEach
     void speechQueueWorker() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(SPEECH).withMaxInFlight(4)
-                .withoutAdaptiveWindow();
-        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(SPEECH),
-                Optional.of(aws.queueUrl(LocalAws.DLQ))), new S3JobStore(pipeline.s3(), aws.bucket()), backend,
-                new CapturedEvents(), Clock.systemUTC());
+        worker = queueWorker(appSettings(SPEECH).withMaxInFlight(4).withoutAdaptiveWindow(), localStore(),
+                new CapturedEvents());
         worker.start();
     }
 
     @AfterEach
     void stopWorker() {
         worker.drain(Duration.ofSeconds(1));
-        pipeline.close();
     }
 
     @Test

@@ -11,15 +11,10 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.aws.S3JobStore;
 import io.gpupipe.worker.aws.SqsJobQueue;
-import io.gpupipe.worker.backend.InferenceBackend;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.WorkerConfigs;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -32,18 +27,9 @@ import org.junit.jupiter.api.Test;
  * scaling and synthesis of the same tier: cdk ThrowawayTierTest.
  */
 @QuarkusTest
-class ThrowawayTierWorkerTest {
+class ThrowawayTierWorkerTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(30);
     static final Tier MEDIUM = Tier.of("medium");
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
-
-    @Inject
-    InferenceBackend backend;
 
     @Test
     void mediumTier_shouldBeConsumedFromItsOwnQueue_byAWorkerConfiguredForIt() {
@@ -51,17 +37,16 @@ class ThrowawayTierWorkerTest {
         TierCatalogue bundled = TierCatalogue.bundled();
         TierCatalogue withMedium = bundled.withTier(bundled.get(Tier.of("small")).renamed("medium")
                 .withModelTimeout(Duration.ofSeconds(25)));
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
-        try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults().withTiers(withMedium)
+        try (LocalAws mediumAws = LocalAws.start(LocalAwsOptions.defaults().withTiers(withMedium)
                 .withVisibilityTimeouts(Map.of(MEDIUM, 40)));
-             LocalPipeline pipeline = new LocalPipeline(aws)) {
+             LocalPipeline medium = new LocalPipeline(mediumAws)) {
             WorkerConfig config = WorkerConfigs.of(Map.of("gpupipe.worker.tier", "medium",
-                    "gpupipe.worker.queue-url", aws.queueUrl(MEDIUM), "gpupipe.worker.bucket", aws.bucket(),
+                    "gpupipe.worker.queue-url", mediumAws.queueUrl(MEDIUM), "gpupipe.worker.bucket", mediumAws.bucket(),
                     "gpupipe.worker.wait-time", "1s"));
-            SqsJobQueue queue = new SqsJobQueue(pipeline.sqs(), config.queueUrl(), config.dlqUrl());
+            SqsJobQueue queue = new SqsJobQueue(medium.sqs(), config.queueUrl(), config.dlqUrl());
             WorkerSettings settings = WorkerSettings.resolve(config, queue.attributes(), "arn:medium-task",
                     withMedium);
-            Worker worker = new Worker(settings, queue, new S3JobStore(pipeline.s3(), config.bucket()), backend,
+            Worker worker = new Worker(settings, queue, new S3JobStore(medium.s3(), config.bucket()), backend,
                     new CapturedEvents(), Clock.systemUTC());
             worker.start();
             try {
@@ -69,11 +54,11 @@ class ThrowawayTierWorkerTest {
                 String id = LocalPipeline.newRequestId();
                 String prompt = "Medium sized question " + id;
                 String speech = LocalPipeline.newRequestId();
-                pipeline.send("gpupipe-medium", LocalPipeline.job(id, prompt, j -> j.put("route", "medium")));
-                pipeline.send("gpupipe-medium", LocalPipeline.job(speech, "No voice here", j -> j.put("task",
+                medium.send("gpupipe-medium", LocalPipeline.job(id, prompt, j -> j.put("route", "medium")));
+                medium.send("gpupipe-medium", LocalPipeline.job(speech, "No voice here", j -> j.put("task",
                         "speech")));
-                JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
-                JobResult refused = pipeline.awaitResult(speech, RESULT_TIMEOUT);
+                JobResult result = medium.awaitResult(id, RESULT_TIMEOUT);
+                JobResult refused = medium.awaitResult(speech, RESULT_TIMEOUT);
 
                 // then the worker took the tier's settings from the catalogue copy and the queue
                 assertThat(settings.modelTimeout()).isEqualTo(Duration.ofSeconds(25));
@@ -85,7 +70,7 @@ class ThrowawayTierWorkerTest {
                 assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
                 assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
                 assertThat(refused.error().message()).contains("tier medium cannot serve speech jobs");
-                assertThat(pipeline.drainQueue("gpupipe-medium", Duration.ZERO)).isEmpty();
+                assertThat(medium.drainQueue("gpupipe-medium", Duration.ZERO)).isEmpty();
             } finally {
                 worker.drain(Duration.ofSeconds(1));
             }

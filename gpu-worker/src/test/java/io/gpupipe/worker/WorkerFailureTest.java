@@ -2,31 +2,22 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
-import io.gpupipe.worker.backend.InferenceBackend;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RecordingJobEvents;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -35,31 +26,11 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * {@link WorkerPipelineTest} (small queue: visibility 3 s, maxReceiveCount 3; stand-in: 8 sequences).
  */
 @QuarkusTest
-class WorkerFailureTest {
+class WorkerFailureTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(30);
-
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
 
     @Inject
     RecordingJobEvents events;
-
-    @Inject
-    InferenceBackend backend;
-
-    LocalPipeline pipeline;
-
-    @BeforeEach
-    void workerIsConsuming() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
-    }
 
     @Test
     void serverErrors_shouldBeRetriedWithinTheJob_andYieldOneResult() {
@@ -213,11 +184,7 @@ class WorkerFailureTest {
     }
 
     private Worker largeQueueWorker(CapturedEvents captured) {
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
-                .withMaxInFlight(8).withoutAdaptiveWindow();
-        var queue = new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
-                Optional.of(aws.queueUrl(LocalAws.DLQ)));
-        return new Worker(settings, queue, new S3JobStore(pipeline.s3(), aws.bucket()), backend, captured,
-                Clock.systemUTC());
+        return queueWorker(appSettings(Tier.of("large")).withMaxInFlight(8).withoutAdaptiveWindow(), localStore(),
+                captured);
     }
 }

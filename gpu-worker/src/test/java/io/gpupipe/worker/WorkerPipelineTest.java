@@ -4,21 +4,17 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.standin.InjectVllmStandIn;
-import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.standin.VllmStandInResource;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
@@ -30,7 +26,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -49,28 +44,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
     @ResourceArg(name = "api-key", value = "test-key"),
     @ResourceArg(name = "scheduling-policy", value = "priority"),
     @ResourceArg(name = "max-model-len", value = "1024")})
-class WorkerPipelineTest {
+class WorkerPipelineTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(20);
-
-    @InjectLocalAws
-    LocalAws aws;
-
-    @InjectVllmStandIn
-    VllmStandIn standIn;
-
-    @Inject
-    WorkerLifecycle lifecycle;
 
     @Inject
     RecordingJobEvents events;
-
-    LocalPipeline pipeline;
-
-    @BeforeEach
-    void workerIsConsuming() {
-        pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the worker to start");
-    }
 
     @Test
     void health_shouldBeReadyAndLive_afterTheWarmUpInference() {
