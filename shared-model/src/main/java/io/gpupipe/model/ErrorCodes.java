@@ -12,6 +12,8 @@ public final class ErrorCodes {
     public static final String NOT_APPLICABLE = "not_applicable";
     /** Two fields that exclude each other were both given (e.g. prompt and messages). */
     public static final String MUTUALLY_EXCLUSIVE = "mutually_exclusive";
+    /** {@code cache: true} on a request that is not deterministic (temperature above 0 and no seed). */
+    public static final String NOT_CACHEABLE = "not_cacheable";
 
     // Job-level (JobResult.error.code)
     public static final String INVALID_REQUEST = "invalid_request";
