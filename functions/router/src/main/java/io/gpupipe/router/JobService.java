@@ -68,9 +68,10 @@ public final class JobService {
     }
 
     /**
-     * Validates, routes, writes the queued marker create-only and enqueues. Every 2xx answer is backed by a message
-     * this call sent (or by a marker a worker or the client has moved on from), so an accepted job is never left
-     * reading {@code queued} with no queue holding it: see README, "Job lifecycle".
+     * Validates, routes, writes the queued marker create-only and answers from the result cache or enqueues. Every
+     * 2xx answer is backed by a message this call sent, a result this call stored (a cache hit), or a marker a worker
+     * or the client has moved on from, so an accepted job is never left reading {@code queued} with no queue holding
+     * it: see README, "Job lifecycle".
      */
     public SubmitOutcome submit(String body) {
         JobRequestParser.Outcome parsed = parser.parse(body, JobRequestParser.Source.API);

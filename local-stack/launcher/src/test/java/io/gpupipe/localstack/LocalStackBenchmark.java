@@ -111,7 +111,8 @@ class LocalStackBenchmark {
                         + "\"temperature\":0,\"cache\":true");
             }
             System.out.printf(Locale.ROOT, "%nBENCHMARK local stack result cache, %d jobs per kind, %d clients, %d "
-                    + "cores%n", CACHE_JOBS, CACHE_CLIENTS, Runtime.getRuntime().availableProcessors());
+                    + "cores, load average %s%n", CACHE_JOBS, CACHE_CLIENTS, Runtime.getRuntime().availableProcessors(),
+                    loadAverage());
             for (IntFunction<String> kind : kinds) {
                 String name = kind.apply(0).contains("speech") ? "speech (FreeTTS)" : "text (TinyStories, llama.cpp)";
                 Latencies misses = submitAll(stack, kind, resultAt);
@@ -125,8 +126,8 @@ class LocalStackBenchmark {
                 System.out.printf(Locale.ROOT, "  %s, misses: answers %s, submit → result p50 %.1f ms, p99 %.1f ms; "
                         + "%d cache entries written%n", name, misses.statuses(), misses.p(0.50), misses.p(0.99),
                         cachedEntries);
-                System.out.printf(Locale.ROOT, "  %s, hits:   answers %s, submit → result p50 %.1f ms, p99 %.1f ms%n",
-                        name, hits.statuses(), hits.p(0.50), hits.p(0.99));
+                System.out.printf(Locale.ROOT, "  %s, hits:   answers %s, submit → result p50 %.1f ms, p99 %.1f ms "
+                        + "(load average %s)%n", name, hits.statuses(), hits.p(0.50), hits.p(0.99), loadAverage());
             }
         }
     }
@@ -179,6 +180,14 @@ class LocalStackBenchmark {
         return new Latencies(statuses, nanos);
     }
 
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[0];
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
     private static PrintStream quiet() {
         return new PrintStream(System.out, true, StandardCharsets.UTF_8) {
             @Override
@@ -191,14 +200,7 @@ class LocalStackBenchmark {
     }
 
     private void measure(String what, LaunchOptions options, int jobs, IntFunction<String> body) throws Exception {
-        PrintStream quiet = new PrintStream(System.out, true, StandardCharsets.UTF_8) {
-            @Override
-            public void println(String line) {
-                if (line.startsWith("[local-stack]") || line.contains("ERROR") || line.contains("WARN")) {
-                    super.println(line);
-                }
-            }
-        };
+        PrintStream quiet = quiet();
         long startNanos = System.nanoTime();
         try (LocalStack stack = LocalStack.start(options, new Console(quiet))) {
             Duration startUp = Duration.ofNanos(System.nanoTime() - startNanos);

@@ -6,6 +6,7 @@ import io.gpupipe.localstack.Backend;
 import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.IOException;
@@ -69,13 +70,13 @@ public final class ComponentEnvironment {
      * for the weights behind someone's server (set {@code GPUPIPE_WORKER_MODEL_VERSION} and
      * {@code GPUPIPE_ROUTER_MODEL_VERSIONS_<TIER>} yourself to cache there).
      */
-    public Map<Tier, String> modelVersions(Backend backend, Path textModel) {
+    public static Map<Tier, String> modelVersions(TierCatalogue tiers, Backend backend, Path textModel) {
         Map<Tier, String> versions = new LinkedHashMap<>();
         if (backend != Backend.EMBEDDED) {
             return versions;
         }
         String text = textModel == null ? null : ggufVersion(textModel);
-        for (TierDefinition tier : aws.tiers().tiers()) {
+        for (TierDefinition tier : tiers.tiers()) {
             String version = switch (tier.contract()) {
                 case TEXT -> text;
                 case SPEECH -> EmbeddedModels.FREETTS_VERSION;
