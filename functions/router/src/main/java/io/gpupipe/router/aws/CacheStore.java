@@ -14,7 +14,10 @@ public interface CacheStore {
     /** The entry stored under {@code key}, or empty when there is none (or it cannot be read). */
     Optional<CacheEntry> readEntry(CacheKey key);
 
-    /** Copies an object of the bucket server-side; false when the source is gone (e.g. expired). */
+    /**
+     * Copies an object of the bucket server-side, only if the destination does not exist; false when the source is
+     * gone (e.g. expired) or the destination is already there.
+     */
     boolean copy(String fromKey, String toKey);
 
     /** Writes the job's result only if it has none ({@code If-None-Match: *}); false when one is there. */

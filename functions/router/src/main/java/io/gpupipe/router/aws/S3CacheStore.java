@@ -49,16 +49,21 @@ public final class S3CacheStore implements CacheStore {
         }
     }
 
+    /**
+     * Create-only at the destination: CopyObject takes {@code If-None-Match: *} ("copies the object only if the object
+     * key name at the destination does not already exist", 412 otherwise, 409 on a concurrent write; S3 API
+     * reference, CopyObject), so a hit never replaces audio a result already names.
+     */
     @Override
     public boolean copy(String fromKey, String toKey) {
         try {
             s3.copyObject(b -> b.sourceBucket(bucket).sourceKey(fromKey).destinationBucket(bucket)
-                    .destinationKey(toKey));
+                    .destinationKey(toKey).ifNoneMatch("*"));
             return true;
         } catch (NoSuchKeyException e) {
             return false;
         } catch (S3Exception e) {
-            if (e.statusCode() == NOT_FOUND) {
+            if (e.statusCode() == NOT_FOUND || e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT) {
                 return false;
             }
             throw unavailable("copy " + fromKey + " to", toKey, e);

@@ -64,7 +64,8 @@ public final class ResultCache {
             JobResult result = entry.get().answer(job, tier, clock.instant());
             if (job.task() == Task.SPEECH && !store.copy(entry.get().output().audioKey(),
                     result.result().audioKey())) {
-                LOG.infof("cache entry %s has no audio any more: %s is a miss", key.hex(), job.requestId());
+                LOG.infof("cache entry %s has no audio any more, or %s has audio already: a miss", key.hex(),
+                        job.requestId());
                 return Optional.empty();
             }
             if (!store.createResult(result)) {
