@@ -55,7 +55,9 @@ class SamTemplateTiersTest {
             assertThat(number(parameters, name + "BacklogPerTask")).as(name + "BacklogPerTask")
                     .isEqualTo((long) tier.backlogPerTask());
             assertThat(router.get("GPUPIPE_ROUTER_QUEUE_URLS_" + env)).isEqualTo("!Ref " + name + "Queue");
-            assertThat(router.get("GPUPIPE_ROUTER_MODEL_VERSIONS_" + env)).isEqualTo("!Ref " + name + "ModelVersion");
+            // set only when the parameter is (the router's configuration refuses an empty value)
+            assertThat(router.get("GPUPIPE_ROUTER_MODEL_VERSIONS_" + env)).isEqualTo("!If [Has" + name
+                    + "ModelVersion, !Ref " + name + "ModelVersion, !Ref AWS::NoValue]");
             assertThat(parameters.get(name + "ModelVersion")).as(name + "ModelVersion").containsEntry("Default", "");
             assertThat(scaling.get("GPUPIPE_SCALING_TIERS_" + env + "_QUEUE_URL")).isEqualTo("!Ref " + name + "Queue");
             assertThat(scaling).containsKeys("GPUPIPE_SCALING_TIERS_" + env + "_CLUSTER",

@@ -15,24 +15,30 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * SAM sets {@code GPUPIPE_ROUTER_MODEL_VERSIONS_<TIER>} for every tier, empty until a deployment pins the tier's
- * model: the router must start with empty ones (no cache for those tiers) and refuse a key that names no tier.
+ * {@code GPUPIPE_ROUTER_MODEL_VERSIONS_<TIER>}: SAM sets one only for a tier whose model a deployment pinned; the
+ * router starts without the others (no cache for those tiers) and refuses a key that names no tier.
  */
 class RouterModelVersionsConfigTest {
 
     @Test
-    void modelVersions_shouldKeepOnlyTheTiersWithAVersion_whenSamPassesEmptyOnes() {
-        // given
+    void modelVersions_shouldHoldOnlyTheTiersWithAVersion_whenSamOmitsTheOthers() {
+        // given: SAM sets GPUPIPE_ROUTER_MODEL_VERSIONS_<TIER> only for a non-empty <Tier>ModelVersion
         Map<String, String> env = required();
         env.put("GPUPIPE_ROUTER_MODEL_VERSIONS_SMALL", "repo@" + "a".repeat(40) + "+small-1");
-        env.put("GPUPIPE_ROUTER_MODEL_VERSIONS_LARGE", "");
-        env.put("GPUPIPE_ROUTER_MODEL_VERSIONS_SPEECH", "");
         // when
         Map<Tier, String> versions = RouterBeans.modelVersions(TierCatalogue.bundled(), config(env).modelVersions());
-        // then: an empty version is no version (CachePolicy.knownVersion), so large and speech are never looked up
-        assertThat(versions.get(Tier.of("small"))).isEqualTo("repo@" + "a".repeat(40) + "+small-1");
-        assertThat(versions.getOrDefault(Tier.of("large"), "")).isEmpty();
-        assertThat(versions.getOrDefault(Tier.of("speech"), "")).isEmpty();
+        // then: large and speech are never looked up
+        assertThat(versions).containsOnlyKeys(Tier.of("small"));
+        assertThat(RouterBeans.modelVersions(TierCatalogue.bundled(), config(required()).modelVersions())).isEmpty();
+    }
+
+    @Test
+    void startUp_shouldFail_whenAModelVersionIsTheEmptyString_whichIsWhySamOmitsAnEmptyOne() {
+        // the reason for the template's !If [Has<Tier>ModelVersion, ..., !Ref AWS::NoValue]: SmallRye Config treats
+        // an empty value as missing, and a missing map value fails the mapping (SRCFG00040)
+        Map<String, String> env = required();
+        env.put("GPUPIPE_ROUTER_MODEL_VERSIONS_LARGE", "");
+        assertThatThrownBy(() -> config(env)).hasMessageContaining("gpupipe.router.model-versions.large");
     }
 
     @Test

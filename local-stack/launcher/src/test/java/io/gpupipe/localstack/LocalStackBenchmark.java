@@ -134,6 +134,7 @@ class LocalStackBenchmark {
 
     private static final int CACHE_JOBS = Integer.getInteger("benchmark.cache-jobs", 200);
     private static final int CACHE_CLIENTS = 4;
+    private static final int SUBMIT_ATTEMPTS = 5;
 
     /** What one round of submissions got: each answer's status and each job's submit → result-object time. */
     private record Latencies(Map<Integer, Integer> statuses, List<Long> nanos) {
@@ -148,7 +149,10 @@ class LocalStackBenchmark {
         }
     }
 
-    /** Submits job {@code i} of {@code kind} for every i under a new requestId and waits for every result. */
+    /**
+     * Submits job {@code i} of {@code kind} for every i under a new requestId (5xx answers retried) and waits for the
+     * result of every accepted one; a submission still refused after the retries counts in the statuses only.
+     */
     private Latencies submitAll(LocalStack stack, IntFunction<String> kind, Map<String, Long> resultAt)
             throws Exception {
         HttpClient http = HttpClient.newHttpClient();
@@ -162,9 +166,21 @@ class LocalStackBenchmark {
             String json = "{\"requestId\":\"" + id + "\"," + kind.apply(i) + "}";
             replies.add(clients.submit(() -> {
                 sentAt.put(id, System.nanoTime());
-                return http.send(HttpRequest.newBuilder(submit).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode();
+                // as a client would: the same requestId again after Retry-After when the router answers 5xx
+                int status = 0;
+                for (int attempt = 1; attempt <= SUBMIT_ATTEMPTS; attempt++) {
+                    status = http.send(HttpRequest.newBuilder(submit).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode();
+                    if (status < 500) {
+                        break;
+                    }
+                    Thread.sleep(1000);
+                }
+                if (status >= 300) {
+                    sentAt.remove(id);
+                }
+                return status;
             }));
         }
         for (Future<Integer> reply : replies) {
