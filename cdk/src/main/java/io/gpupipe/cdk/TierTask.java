@@ -32,7 +32,7 @@ import software.constructs.Construct;
  * The two containers of a tier's task: the vLLM model server (weights baked into its image, GPU share, health check
  * tolerant of model load) and the gpu-worker, which starts once the model server is HEALTHY, talks to it on
  * localhost:8000 and gets 120 s to drain on stop. The task role may touch only this tier's queue, the DLQ and the
- * bucket prefixes the worker uses (jobs/ markers, results/ documents and audio).
+ * bucket prefixes the worker uses (jobs/ markers, results/ documents and audio, cache/ entries).
  */
 public class TierTask extends Construct {
     /** ECS caps a container health check's start period at 300 s; the rest of a long load is covered by retries. */
@@ -196,6 +196,11 @@ public class TierTask extends Construct {
         bucket.grantPut(taskDefinition.getTaskRole(), "results/*");
         // claim checks: the router stores jobs too large for a message here (JobMessage, JobLayout.payloadKey)
         bucket.grantRead(taskDefinition.getTaskRole(), JobLayout.PAYLOADS_PREFIX + "*");
+        // the result cache: entries created after a success, speech audio copied in (CopyObject reads the source
+        // under results/ and puts the copy here), a copy removed again when another worker's entry won
+        bucket.grantRead(taskDefinition.getTaskRole(), JobLayout.CACHE_PREFIX + "*");
+        bucket.grantPut(taskDefinition.getTaskRole(), JobLayout.CACHE_PREFIX + "*");
+        bucket.grantDelete(taskDefinition.getTaskRole(), JobLayout.CACHE_PREFIX + "*");
     }
 
     public Tier getTier() {

@@ -24,7 +24,11 @@ import org.junit.jupiter.api.Test;
  * calls, fits its 15 s).
  */
 class FunctionTimeoutsTest {
-    /** JobService's resubmission: create marker, read marker, read result, rewrite marker, send. */
+    /**
+     * JobService's longest path, a resubmission: create marker, read marker, read result, rewrite marker, send. A
+     * result cache hit makes 4 (create marker, read entry, copy audio, write result), a miss 3 or 4 (create marker,
+     * read entry, [claim-check payload,] send): the look-up happens only after a new marker, never on a resubmission.
+     */
     private static final int ROUTER_SEQUENTIAL_CALLS = 5;
     private static final Pattern FUNCTION = Pattern.compile(
             "\\n  (\\w+):\\n    Type: AWS::Serverless::Function\\n((?:    .*\\n|\\n)*)");

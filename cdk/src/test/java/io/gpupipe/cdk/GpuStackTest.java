@@ -182,7 +182,7 @@ class GpuStackTest {
     }
 
     @Test
-    void taskRole_shouldWriteOnlyJobsAndResultsPrefixes_whenSmallTier() {
+    void taskRole_shouldWriteOnlyJobsResultsAndCachePrefixes_whenSmallTier() {
         // when
         List<String> putTargets = smallTaskRoleStatements().stream()
                 .filter(s -> list(s.get("Action")).contains("s3:PutObject"))
@@ -190,8 +190,9 @@ class GpuStackTest {
                 .toList();
 
         // then
-        assertThat(putTargets).hasSize(2);
-        assertThat(putTargets).anyMatch(r -> r.contains("/jobs/*")).anyMatch(r -> r.contains("/results/*"));
+        assertThat(putTargets).hasSize(3);
+        assertThat(putTargets).anyMatch(r -> r.contains("/jobs/*")).anyMatch(r -> r.contains("/results/*"))
+                .anyMatch(r -> r.contains("/cache/*"));
     }
 
     private static List<Map<String, Object>> smallTaskRoleStatements() {

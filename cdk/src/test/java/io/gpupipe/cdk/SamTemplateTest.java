@@ -115,6 +115,23 @@ class SamTemplateTest {
     }
 
     @Test
+    void resultCache_shouldExpireByItsOwnLifecycleRule_andBeReadableAndAnswerableByTheRouter() {
+        // given
+        List<Map<String, Object>> rules = list(map(properties(sam.findResources("AWS::S3::Bucket").values().stream()
+                .findFirst().orElseThrow()).get("LifecycleConfiguration")).get("Rules")).stream()
+                .map(TemplateJson::map).toList();
+        // then: cache/ entries expire after CacheTtlDays (at least a day), independently of results
+        Map<String, Object> cache = rules.stream().filter(r -> "cache/".equals(r.get("Prefix"))).findFirst()
+                .orElseThrow();
+        assertThat(cache.get("ExpirationInDays")).isEqualTo(Map.of("Ref", "CacheTtlDays"));
+        assertThat(sam.findParameters("CacheTtlDays").get("CacheTtlDays")).containsEntry("MinValue", 1);
+        // and the router may read entries and write a hit's result and audio copy (CopyObject: get + put)
+        String router = routerPolicies();
+        assertThat(router).contains("AnswerFromTheResultCache").contains("/cache/*")
+                .contains("WriteCachedResultsAndTheirAudio");
+    }
+
+    @Test
     void bucket_shouldBeVersionedEncryptedPrivateAndTlsOnly_whenDeployed() {
         // then
         sam.hasResourceProperties("AWS::S3::Bucket", Match.objectLike(Map.of(
@@ -245,6 +262,19 @@ class SamTemplateTest {
                 "FilterPattern", "{ $.event = \"callback-undeliverable\" }")));
         sam.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
                 "MetricName", "UndeliverableCallbacks", "AlarmActions", List.of(Map.of("Ref", "AlarmTopic")))));
+    }
+
+    /** The router function's Policies, as written in the template (the SAM function stays dehydrated). */
+    private static String routerPolicies() {
+        String template;
+        try {
+            template = java.nio.file.Files.readString(Path.of("..", "sam-template.yaml"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        int start = template.indexOf("\n  RouterFunction:\n");
+        int policies = template.indexOf("      Policies:", start);
+        return template.substring(policies, template.indexOf("      Events:", policies));
     }
 
     private static void assertDeniesInsecureTransport(Map<String, Object> policy) {

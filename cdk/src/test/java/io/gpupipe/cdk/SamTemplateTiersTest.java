@@ -15,7 +15,8 @@ import software.amazon.awscdk.assertions.Template;
 /**
  * A YAML template cannot read shared-model's tier catalogue, so this test makes drift a failure: every catalogue
  * tier has its queue (with the catalogue's visibility timeout as the parameter default), its MaxTasks and
- * BacklogPerTask parameters (catalogue defaults), the router's and scaling metric's env vars and the exports the
+ * BacklogPerTask parameters (catalogue defaults), its ModelVersion parameter (empty: no result cache until a deployment
+ * sets it), the router's and scaling metric's env vars and the exports the
  * CDK app imports; and the template configures no tier the catalogue lacks.
  */
 class SamTemplateTiersTest {
@@ -54,6 +55,10 @@ class SamTemplateTiersTest {
             assertThat(number(parameters, name + "BacklogPerTask")).as(name + "BacklogPerTask")
                     .isEqualTo((long) tier.backlogPerTask());
             assertThat(router.get("GPUPIPE_ROUTER_QUEUE_URLS_" + env)).isEqualTo("!Ref " + name + "Queue");
+            // set only when the parameter is (the router's configuration refuses an empty value)
+            assertThat(router.get("GPUPIPE_ROUTER_MODEL_VERSIONS_" + env)).isEqualTo("!If [Has" + name
+                    + "ModelVersion, !Ref " + name + "ModelVersion, !Ref AWS::NoValue]");
+            assertThat(parameters.get(name + "ModelVersion")).as(name + "ModelVersion").containsEntry("Default", "");
             assertThat(scaling.get("GPUPIPE_SCALING_TIERS_" + env + "_QUEUE_URL")).isEqualTo("!Ref " + name + "Queue");
             assertThat(scaling).containsKeys("GPUPIPE_SCALING_TIERS_" + env + "_CLUSTER",
                     "GPUPIPE_SCALING_TIERS_" + env + "_SERVICE");
@@ -67,6 +72,8 @@ class SamTemplateTiersTest {
         int tiers = CATALOGUE.tiers().size();
         assertThat(environment("GPUPIPE_ROUTER_").keySet().stream()
                 .filter(k -> k.startsWith("GPUPIPE_ROUTER_QUEUE_URLS_"))).hasSize(tiers);
+        assertThat(environment("GPUPIPE_ROUTER_").keySet().stream()
+                .filter(k -> k.startsWith("GPUPIPE_ROUTER_MODEL_VERSIONS_"))).hasSize(tiers);
         assertThat(environment("GPUPIPE_SCALING_").keySet().stream()
                 .filter(k -> k.startsWith("GPUPIPE_SCALING_TIERS_") && k.endsWith("_QUEUE_URL"))).hasSize(tiers);
         // every tier queue plus the DLQ, the callback retry queue and the function-failure queue

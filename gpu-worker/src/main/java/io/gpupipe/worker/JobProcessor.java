@@ -53,10 +53,12 @@ final class JobProcessor {
     private final Clock clock;
     private final DoubleSupplier random;
     private final Executor io;
+    private final ResultCacheWriter cache;
 
     JobProcessor(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
-                 Clock clock, DoubleSupplier random, Executor io) {
+                 Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache) {
         this.io = io;
+        this.cache = cache;
         this.settings = settings;
         this.store = store;
         this.backend = backend;
@@ -245,6 +247,9 @@ final class JobProcessor {
                 settings.taskArn(), clock), clock.instant());
         boolean won = ResultWrites.persistently("the result of " + job.requestId(),
                 () -> store.putResultIfAbsent(result));
+        if (won) {
+            cache.cache(job, result, model);
+        }
         emit(context, job, won ? JobOutcome.SUCCEEDED : JobOutcome.DUPLICATE, null, model, usage);
         return Disposition.delete();
     }

@@ -28,13 +28,21 @@ public final class Worker {
     private final ExecutorService io;
     private volatile boolean adaptive;
 
+    /** A worker without the result cache. */
     public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend,
                   JobEvents events, Clock clock) {
+        this(settings, queue, store, backend, events, clock, ResultCacheWriter.NONE);
+    }
+
+    /** A worker that writes result cache entries after its successes ({@link ResultCacheWriter}). */
+    Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
+           Clock clock, ResultCacheWriter cache) {
         this.settings = settings;
         this.backend = backend;
         this.window = new ConsumptionWindow(settings.maxInFlight());
         this.io = Executors.newCachedThreadPool(threads("gpupipe-io"));
-        JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random, io);
+        JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random, io,
+                cache);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
         this.consumer = new QueueConsumer(queue, processor::process,
                 new LastReceiveFailures(settings, store, backend, clock), window, settings, jobs, clock);

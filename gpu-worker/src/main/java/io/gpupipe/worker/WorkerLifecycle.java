@@ -2,6 +2,7 @@ package io.gpupipe.worker;
 
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.quarkus.runtime.Quarkus;
@@ -31,12 +32,14 @@ public class WorkerLifecycle {
     private final InferenceBackend backend;
     private final WorkerState state;
     private final JobEvents events;
+    private final CacheStore cache;
     private volatile Worker worker;
     private volatile Thread starter;
 
     WorkerLifecycle(WorkerConfig config, JobQueue queue, JobStore store, InferenceBackend backend, WorkerState state,
-                    JobEvents events) {
+                    JobEvents events, CacheStore cache) {
         this.config = config;
+        this.cache = cache;
         this.events = events;
         this.queue = queue;
         this.store = store;
@@ -81,7 +84,8 @@ public class WorkerLifecycle {
             }
             state.moveTo(WorkerState.Phase.WARMING_UP, "waiting for the model");
             untilDone("warm up the model", () -> warmUp(settings));
-            Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC());
+            Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC(),
+                    new ResultCacheWriter(cache, TierCatalogue.bundled().get(settings.tier()), Clock.systemUTC()));
             synchronized (this) {
                 if (state.isShuttingDown()) {
                     return;

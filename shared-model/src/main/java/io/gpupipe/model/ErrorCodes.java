@@ -14,6 +14,8 @@ public final class ErrorCodes {
     public static final String MUTUALLY_EXCLUSIVE = "mutually_exclusive";
     /** The job's task is one the tier whose queue carried it does not serve (a message sent to the wrong queue). */
     public static final String NOT_SERVED = "not_served";
+    /** {@code cache: true} on a request that is not deterministic (temperature above 0 and no seed). */
+    public static final String NOT_CACHEABLE = "not_cacheable";
 
     // Job-level (JobResult.error.code)
     public static final String INVALID_REQUEST = "invalid_request";

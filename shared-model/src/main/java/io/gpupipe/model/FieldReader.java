@@ -84,6 +84,18 @@ final class FieldReader {
         return Optional.of(value);
     }
 
+    Optional<Boolean> bool(String field) {
+        if (isAbsent(field)) {
+            return Optional.empty();
+        }
+        JsonNode node = body.get(field);
+        if (!node.isBoolean()) {
+            wrongType(field, "true or false", node);
+            return Optional.empty();
+        }
+        return Optional.of(node.booleanValue());
+    }
+
     <E> Optional<E> enumValue(String field, Function<String, Optional<E>> lookup, String allowed) {
         Optional<String> text = string(field);
         if (text.isEmpty()) {

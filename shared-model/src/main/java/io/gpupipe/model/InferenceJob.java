@@ -1,12 +1,8 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,7 +10,8 @@ import java.util.Optional;
  * An inference job: the API request body and the SQS message body. Build one from untrusted JSON with
  * {@link JobRequestParser}, which applies the defaults and reports every problem; the compact constructor only
  * guards the invariants that the parser already establishes. A text job carries either a {@code prompt} or chat
- * {@code messages} (OpenAI chat format), never both.
+ * {@code messages} (OpenAI chat format), never both. {@code seed} makes sampling reproducible (vLLM's and llama.cpp's
+ * sampling seed); {@code cache} asks for the result cache ({@link io.gpupipe.model.cache.CachePolicy}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceJob(
@@ -33,7 +30,9 @@ public record InferenceJob(
         String language,
         Double speed,
         String instructions,
-        List<ChatMessage> messages) {
+        List<ChatMessage> messages,
+        Integer seed,
+        Boolean cache) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
@@ -44,6 +43,15 @@ public record InferenceJob(
             throw new IllegalArgumentException("requestId, task and exactly one of prompt and messages are required");
         }
         messages = messages == null ? null : List.copyOf(messages);
+    }
+
+    /** A job without {@code seed} and {@code cache} (both absent). */
+    public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
+                        Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
+                        Instant submittedAt, String language, Double speed, String instructions,
+                        List<ChatMessage> messages) {
+        this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
+                submittedAt, language, speed, instructions, messages, null, null);
     }
 
     /** A prompt job (no chat messages). */
@@ -65,7 +73,7 @@ public record InferenceJob(
     /** A copy stamped with the time the router accepted it. */
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, at, language, speed, instructions, messages);
+                callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache);
     }
 
     /**
@@ -86,12 +94,7 @@ public record InferenceJob(
      * so a resubmission of the same request can be told from a different request reusing its requestId.
      */
     public String requestDigest() {
-        byte[] canonical = JobJson.write(withSubmittedAt(null)).getBytes(StandardCharsets.UTF_8);
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JRE has SHA-256", e);
-        }
+        return Digests.sha256Hex(JobJson.write(withSubmittedAt(null)));
     }
 
     /** The instant after which the job must not start, when it has a TTL and a submission time. */

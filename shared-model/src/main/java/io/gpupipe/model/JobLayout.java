@@ -1,11 +1,13 @@
 package io.gpupipe.model;
 
+import io.gpupipe.model.cache.CacheKey;
 import java.util.Optional;
 
 /**
  * The S3 layout of the results bucket, defined once: {@code jobs/{id}.json} (marker), {@code results/{id}.json}
  * (terminal result), {@code results/{id}.wav} (speech audio), {@code payloads/{id}.json} (claim-check payload),
- * {@code notifications/{id}.{step}.json} (notifier delivery state).
+ * {@code notifications/{id}.{step}.json} (notifier delivery state), {@code cache/{key}.json} (result cache entry) and
+ * {@code cache/{key}.{sourceId}.wav} (the cached speech audio).
  */
 public final class JobLayout {
     public static final String JOBS_PREFIX = "jobs/";
@@ -14,6 +16,8 @@ public final class JobLayout {
     public static final String PAYLOADS_PREFIX = "payloads/";
     /** The notifier's per-result delivery state (what already went out), never under results/ (no S3 event). */
     public static final String NOTIFICATIONS_PREFIX = "notifications/";
+    /** The result cache: entries written by workers, read by the router; expired by an S3 lifecycle rule. */
+    public static final String CACHE_PREFIX = "cache/";
     public static final String JSON_SUFFIX = ".json";
     public static final String WAV_SUFFIX = ".wav";
 
@@ -39,6 +43,19 @@ public final class JobLayout {
 
     public static String audioKey(String requestId) {
         return RESULTS_PREFIX + requestId + WAV_SUFFIX;
+    }
+
+    /** {@code cache/{key}.json}: the cache entry of one {@link io.gpupipe.model.cache.CacheKey}. */
+    public static String cacheEntryKey(CacheKey key) {
+        return CACHE_PREFIX + key.hex() + JSON_SUFFIX;
+    }
+
+    /**
+     * {@code cache/{key}.{sourceId}.wav}: the cache's own copy of a speech result's audio. Named by the request that
+     * produced it too, so two workers caching one key at once never overwrite each other's audio.
+     */
+    public static String cacheAudioKey(CacheKey key, String sourceRequestId) {
+        return CACHE_PREFIX + key.hex() + "." + sourceRequestId + WAV_SUFFIX;
     }
 
     /** The request id named by a result key ({@code results/{id}.json}), if the key is one. */

@@ -2,6 +2,7 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -36,6 +37,12 @@ public final class JobRequestParser {
     public static final double MAX_SPEED = 4.0;
     /** Our bound: vLLM-Omni rejects instructions above a server-configured maximum; we stay well inside it. */
     public static final int MAX_INSTRUCTIONS_CHARS = 500;
+    /**
+     * The largest {@code seed}: a non-negative 32-bit integer fits vLLM's {@code seed} (any 64-bit integer,
+     * protocol.py {@code Field(None, ge=_LONG_INFO.min, le=_LONG_INFO.max)}) and llama.cpp's uint32 seed, whose
+     * 0xFFFFFFFF ({@code LLAMA_DEFAULT_SEED}, -1 as a Java int) means "a random seed", which would not reproduce.
+     */
+    public static final int MAX_SEED = Integer.MAX_VALUE;
     /**
      * The languages of the official Qwen3-TTS checkpoints ("Auto" always accepted), compared case-insensitively and
      * sent title-cased, as vLLM-Omni's Qwen3-TTS adapter does (docs/serving/speech_api.md, "Supported languages").
@@ -160,12 +167,34 @@ public final class JobRequestParser {
         Double speed = speechOnly(fields, task, "speed") ? fields.number("speed", MIN_SPEED, MAX_SPEED).orElse(null)
                 : null;
         String instructions = readInstructions(fields, task);
+        Integer seed = onlyFor(fields, task, Task.GENERATE, "seed")
+                ? fields.integer("seed", 0, MAX_SEED).orElse(null) : null;
+        Boolean cache = readCache(fields, errors, task, temperature, seed);
 
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
-                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages));
+                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages,
+                seed, cache));
+    }
+
+    /**
+     * {@code cache: true} only on a deterministic request ({@link CachePolicy}); judged once temperature and seed
+     * are themselves valid, so one mistake is reported once.
+     */
+    private static Boolean readCache(FieldReader fields, List<FieldError> errors, Task task, double temperature,
+                                     Integer seed) {
+        Boolean cache = fields.bool("cache").orElse(null);
+        boolean samplingValid = errors.stream().noneMatch(e -> e.field().equals("temperature")
+                || e.field().equals("seed"));
+        if (Boolean.TRUE.equals(cache) && samplingValid) {
+            CachePolicy.nonDeterminism(task, temperature, seed).ifPresent(why -> fields.error("cache",
+                    ErrorCodes.NOT_CACHEABLE, "cache: true needs a deterministic request, temperature 0 or an "
+                            + "explicit seed, so that a cached answer is the one the model would give; this request "
+                            + "has " + why));
+        }
+        return cache;
     }
 
     /** True when {@code id} is a UUID version 4 in any letter case. */
@@ -235,11 +264,17 @@ public final class JobRequestParser {
 
     /** False (and a not_applicable error when the field is given) unless {@code task} is speech. */
     private static boolean speechOnly(FieldReader fields, Task task, String field) {
+        return onlyFor(fields, task, Task.SPEECH, field);
+    }
+
+    /** False (and a not_applicable error when the field is given) unless {@code task} is {@code only}. */
+    private static boolean onlyFor(FieldReader fields, Task task, Task only, String field) {
         if (fields.isAbsent(field)) {
             return false;
         }
-        if (task != Task.SPEECH) {
-            fields.error(field, ErrorCodes.NOT_APPLICABLE, field + " applies only to task \"speech\"");
+        if (task != only) {
+            fields.error(field, ErrorCodes.NOT_APPLICABLE, field + " applies only to task \"" + only.wireName()
+                    + "\"");
             return false;
         }
         return true;

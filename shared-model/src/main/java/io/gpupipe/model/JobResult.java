@@ -1,5 +1,6 @@
 package io.gpupipe.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.List;
 /**
  * The terminal result of a job, stored once at {@code results/{id}.json}. Field names follow seed 001's result
  * format (requestId, status, result{text, usage, finishReason}, processingTimeMs, taskArn, timestamp), extended with
- * tier, model, attempts and a structured error for failures.
+ * tier, model, attempts and a structured error for failures. A result answered from the result cache says so:
+ * {@code cached: true} and {@code cachedFrom}, the requestId whose run produced the output.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
@@ -24,7 +26,9 @@ public record JobResult(
         Integer attempts,
         String taskArn,
         String callbackUrl,
-        Instant timestamp) {
+        Instant timestamp,
+        Boolean cached,
+        String cachedFrom) {
 
     public JobResult {
         if (requestId == null || status == null) {
@@ -33,6 +37,23 @@ public record JobResult(
         if (!status.isTerminal() || status == JobStatus.CANCELLED) {
             throw new IllegalArgumentException("a result is succeeded or failed, not " + status.wireName());
         }
+        if (Boolean.TRUE.equals(cached) && (status != JobStatus.SUCCEEDED || cachedFrom == null)) {
+            throw new IllegalArgumentException("a cached result is succeeded and names the request it came from");
+        }
+    }
+
+    /** A result that is not from the cache. */
+    public JobResult(String requestId, JobStatus status, Task task, Output result, JobError error, Tier tier,
+                     String model, String modelVersion, Long processingTimeMs, Long queueWaitMs, Integer attempts,
+                     String taskArn, String callbackUrl, Instant timestamp) {
+        this(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs, queueWaitMs,
+                attempts, taskArn, callbackUrl, timestamp, null, null);
+    }
+
+    /** True when the result was answered from the result cache, not by a model run of its own. */
+    @JsonIgnore
+    public boolean isCached() {
+        return Boolean.TRUE.equals(cached);
     }
 
     /** Model output: text fields for {@code generate}, audio fields for {@code speech}. */

@@ -140,7 +140,20 @@ public final class TierCatalogue {
                 required(node, "backlogPerTask", where).asDouble(),
                 required(node, "maxScaleOutStep", where).asInt(),
                 Duration.ofMinutes(required(node, "scaleInAfterMinutes", where).asLong()),
-                Duration.ofMinutes(required(node, "modelLoadGraceMinutes", where).asLong()));
+                Duration.ofMinutes(required(node, "modelLoadGraceMinutes", where).asLong()),
+                cacheByDefault(node, where));
+    }
+
+    /** Optional {@code cacheByDefault}: false when absent; anything but a JSON boolean is refused. */
+    private static boolean cacheByDefault(JsonNode node, String where) {
+        JsonNode value = node.get("cacheByDefault");
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            throw new IllegalArgumentException(where + ": cacheByDefault must be true or false, got " + value);
+        }
+        return value.booleanValue();
     }
 
     private static ModelServerContract contractOf(String text, String where) {

@@ -25,6 +25,8 @@ import java.util.Set;
  * @param maxScaleOutStep   most tasks one scale-out adds
  * @param scaleInAfter      how long the tier must want fewer tasks before one is removed
  * @param modelLoadGrace    longest expected model load: the model server's health check grace
+ * @param cacheByDefault    whether the tier's deterministic jobs use the result cache when they do not say
+ *                          ({@code cache} absent); false unless the catalogue says so
  */
 public record TierDefinition(
         Tier tier,
@@ -41,7 +43,8 @@ public record TierDefinition(
         double backlogPerTask,
         int maxScaleOutStep,
         Duration scaleInAfter,
-        Duration modelLoadGrace) {
+        Duration modelLoadGrace,
+        boolean cacheByDefault) {
 
     public TierDefinition {
         Objects.requireNonNull(tier, "tier");
@@ -70,6 +73,15 @@ public record TierDefinition(
                 "modelLoadGraceMinutes must be >= 1");
     }
 
+    /** A tier whose jobs use the result cache only when they ask for it. */
+    public TierDefinition(Tier tier, String queue, ModelServerContract contract, Set<Task> serves,
+                          Duration modelTimeout, Duration visibilityTimeout, GpuShare gpus, long gpuMemoryMiB,
+                          int taskCpu, int taskMemoryMiB, int maxTasks, double backlogPerTask, int maxScaleOutStep,
+                          Duration scaleInAfter, Duration modelLoadGrace) {
+        this(tier, queue, contract, serves, modelTimeout, visibilityTimeout, gpus, gpuMemoryMiB, taskCpu,
+                taskMemoryMiB, maxTasks, backlogPerTask, maxScaleOutStep, scaleInAfter, modelLoadGrace, false);
+    }
+
     /** True when jobs of {@code task} may be routed to this tier. */
     public boolean serves(Task task) {
         return serves.contains(task);
@@ -84,19 +96,28 @@ public record TierDefinition(
     public TierDefinition renamed(String name) {
         return new TierDefinition(Tier.of(name), "gpupipe-" + name, contract, serves, modelTimeout, visibilityTimeout,
                 gpus, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxTasks, backlogPerTask, maxScaleOutStep, scaleInAfter,
-                modelLoadGrace);
+                modelLoadGrace, cacheByDefault);
     }
 
     /** A copy with another model timeout. */
     public TierDefinition withModelTimeout(Duration timeout) {
         return new TierDefinition(tier, queue, contract, serves, timeout, visibilityTimeout, gpus, gpuMemoryMiB,
-                taskCpu, taskMemoryMiB, maxTasks, backlogPerTask, maxScaleOutStep, scaleInAfter, modelLoadGrace);
+                taskCpu, taskMemoryMiB, maxTasks, backlogPerTask, maxScaleOutStep, scaleInAfter, modelLoadGrace,
+                cacheByDefault);
     }
 
     /** A copy with another task ceiling. */
     public TierDefinition withMaxTasks(int tasks) {
         return new TierDefinition(tier, queue, contract, serves, modelTimeout, visibilityTimeout, gpus, gpuMemoryMiB,
-                taskCpu, taskMemoryMiB, tasks, backlogPerTask, maxScaleOutStep, scaleInAfter, modelLoadGrace);
+                taskCpu, taskMemoryMiB, tasks, backlogPerTask, maxScaleOutStep, scaleInAfter, modelLoadGrace,
+                cacheByDefault);
+    }
+
+    /** A copy whose deterministic jobs use the result cache by default ({@code cacheByDefault}). */
+    public TierDefinition withCacheByDefault(boolean byDefault) {
+        return new TierDefinition(tier, queue, contract, serves, modelTimeout, visibilityTimeout, gpus, gpuMemoryMiB,
+                taskCpu, taskMemoryMiB, maxTasks, backlogPerTask, maxScaleOutStep, scaleInAfter, modelLoadGrace,
+                byDefault);
     }
 
     private static void require(boolean ok, String tier, String message) {

@@ -57,6 +57,10 @@ import java.util.stream.Collectors;
  * @param seed000IdleMinutes           seed 000: "empty for 5 consecutive minutes" → 0
  * @param ttlSeconds                   a job not served within this counts as late (the router's ttlSeconds; 1 h
  *                                     here)
+ * @param cacheHitRate                 share of arrivals the router answers from the result cache (issue 12): they
+ *                                     never reach a queue or a GPU; 0 by default, e.g. {@code --set cacheHitRate=0.3}
+ * @param cacheHitSeconds              submit → result of a cache hit: the router's marker write, entry read and
+ *                                     result write (the local stack measured tens of ms; README, benchmarks)
  */
 public record Platform(
         double metricPeriodSeconds,
@@ -86,13 +90,21 @@ public record Platform(
         double seed001Threshold,
         int seed001ScaleInMinutes,
         int seed000IdleMinutes,
-        double ttlSeconds) {
+        double ttlSeconds,
+        double cacheHitRate,
+        double cacheHitSeconds) {
+
+    public Platform {
+        if (cacheHitRate < 0 || cacheHitRate > 1) {
+            throw new IllegalArgumentException("cacheHitRate is a share of arrivals, 0 to 1, got " + cacheHitRate);
+        }
+    }
 
     /** The documented defaults. */
     public static Platform defaults() {
         return new Platform(60, 60, 60, 300, 120, 750, 60, 102 / 4.956, 4, (14.2 - 1) / 15, 33.9 / (30.1 / 14.2),
                 16, 1, 1.01, 13.35, 0.037 / 0.306 * 0.65, 0.6, 0.05, 120, 10, 4,
-                Double.parseDouble(ScalingTargets.DEFAULT_BACKLOG_PER_TASK), 70, 90, 5, 5, 5, 3600);
+                Double.parseDouble(ScalingTargets.DEFAULT_BACKLOG_PER_TASK), 70, 90, 5, 5, 5, 3600, 0, 0.1);
     }
 
     /** Model load after provisioning for {@code tier}. */
@@ -163,6 +175,9 @@ public record Platform(
             return constructor.newInstance(args);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("parameter '" + name + "' wants a number, got '" + value + "'", e);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof IllegalArgumentException invalid ? invalid
+                    : new IllegalStateException("cannot rebuild Platform", e);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot rebuild Platform", e);
         }

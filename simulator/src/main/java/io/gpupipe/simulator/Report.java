@@ -38,6 +38,34 @@ final class Report {
             money(r.costPerDay())};
     }
 
+    /**
+     * What the result cache saved: each run with a hit rate next to the same trace and policy without one (same
+     * seed), GPU runs and GPU instance-hours and dollars before → after and the share saved.
+     */
+    static String cacheSavings(List<RunResult> cached, List<RunResult> uncached, double hitRate) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%nresult cache, hit rate %.0f %%: what it "
+                + "saved against no cache (same seed)%n", hitRate * 100));
+        String format = "%-8s %-10s %6s %16s %7s %17s %7s %17s %7s %9s%n";
+        out.append(String.format(Locale.ROOT, format, "trace", "policy", "hits", "GPU runs", "saved", "GPU h",
+                "saved", "$ total", "saved", "p50"));
+        for (int i = 0; i < cached.size(); i++) {
+            RunResult with = cached.get(i);
+            RunResult without = uncached.get(i);
+            out.append(String.format(Locale.ROOT, format, with.trace(), with.policy().label(),
+                    Integer.toString(with.cacheHits()), without.gpuRuns() + " → " + with.gpuRuns(),
+                    share(without.gpuRuns(), with.gpuRuns()),
+                    String.format(Locale.ROOT, "%.2f → %.2f", without.instanceHours(), with.instanceHours()),
+                    share(without.instanceHours(), with.instanceHours()),
+                    money(without.cost()) + " → " + money(with.cost()), share(without.cost(), with.cost()),
+                    duration(with.p50Seconds())));
+        }
+        return out.toString();
+    }
+
+    private static String share(double before, double after) {
+        return before == 0 ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * (before - after) / before);
+    }
+
     /** 7.5 s, 9m02s, 2h05m, or "never". */
     static String duration(double seconds) {
         if (Double.isNaN(seconds)) {

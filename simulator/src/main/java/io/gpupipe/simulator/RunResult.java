@@ -10,17 +10,24 @@ import java.util.List;
  *
  * @param firstJobSeconds the first arrival's submit → result time (infinite when never served)
  * @param lateJobs        jobs not served within the TTL (including never)
+ * @param gpuRuns         jobs a GPU ran (model calls)
+ * @param cacheHits       jobs the result cache answered
  */
 public record RunResult(String trace, Policy policy, int jobs, double firstJobSeconds, double p50Seconds,
                         double p95Seconds, double p99Seconds, int lateJobs, double instanceHours, double cost,
-                        double costPerThousandJobs, double costPerDay, int spotInterruptions, Recording recording) {
+                        double costPerThousandJobs, double costPerDay, int spotInterruptions, Recording recording,
+                        int gpuRuns, int cacheHits) {
 
     static RunResult of(Trace trace, Policy policy, Platform platform, List<TierOutcome> tiers) {
         List<double[]> pairs = new ArrayList<>();
         double cost = 0;
         double hours = 0;
         int interruptions = 0;
+        int gpuRuns = 0;
+        int cacheHits = 0;
         for (TierOutcome tier : tiers) {
+            gpuRuns += tier.gpuRuns();
+            cacheHits += tier.cacheHits();
             for (int i = 0; i < tier.jobs().size(); i++) {
                 double result = tier.resultAt()[i];
                 double arrival = tier.jobs().get(i).arrival();
@@ -39,7 +46,7 @@ public record RunResult(String trace, Policy policy, int jobs, double firstJobSe
         return new RunResult(trace.name(), policy, latencies.length, first, percentile(latencies, 50),
                 percentile(latencies, 95), percentile(latencies, 99), late, hours, cost, perThousand,
                 cost / trace.days(), interruptions,
-                Recording.sum(tiers.stream().map(TierOutcome::recording).toList()));
+                Recording.sum(tiers.stream().map(TierOutcome::recording).toList()), gpuRuns, cacheHits);
     }
 
     /** Nearest-rank percentile of sorted values. */

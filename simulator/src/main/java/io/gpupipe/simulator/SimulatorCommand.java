@@ -83,9 +83,24 @@ public final class SimulatorCommand implements Callable<Integer> {
             }
         }
         stdout.print(Report.text(all));
+        if (platform.cacheHitRate() > 0) {
+            stdout.print(Report.cacheSavings(all, uncached(platform, chosen), platform.cacheHitRate()));
+        }
         Files.createDirectories(out);
         Files.writeString(out.resolve("results.md"), Report.markdown(all));
         return 0;
+    }
+
+    /** The same traces and policies without the result cache, for the savings table. */
+    private List<RunResult> uncached(Platform platform, List<Policy> chosen) {
+        Simulator without = new Simulator(platform.with("cacheHitRate=0"), seed);
+        List<RunResult> results = new ArrayList<>();
+        for (Trace trace : traces()) {
+            for (Policy policy : chosen) {
+                results.add(without.run(trace, policy));
+            }
+        }
+        return results;
     }
 
     private List<Trace> traces() {

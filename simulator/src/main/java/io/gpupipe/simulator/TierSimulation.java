@@ -68,6 +68,10 @@ final class TierSimulation {
     private final List<Instance> openInstances = new ArrayList<>();
     private final double[] resultAt;
     private final SplittableRandom random;
+    /** Its own stream, so that a hit rate leaves the Spot interruptions of a seed where they were. */
+    private final SplittableRandom cacheRandom;
+    private int gpuRuns;
+    private int cacheHits;
     private final Scaler scaler;
     private final DoubleConsumer progress;
     final Recording recording = new Recording();
@@ -90,6 +94,7 @@ final class TierSimulation {
         this.resultAt = new double[jobs.size()];
         Arrays.fill(resultAt, Double.NaN);
         this.random = new SplittableRandom(seed);
+        this.cacheRandom = new SplittableRandom(~seed);
         this.progress = progress;
         this.scaler = Scaler.of(policy, this);
     }
@@ -111,7 +116,8 @@ final class TierSimulation {
             e.action().run();
         }
         now = trace.horizonSeconds();
-        return new TierOutcome(tier, jobs, resultAt, cost(), instanceSeconds() / 3600, interruptions, recording);
+        return new TierOutcome(tier, jobs, resultAt, cost(), instanceSeconds() / 3600, interruptions, recording,
+                gpuRuns, cacheHits);
     }
 
     void schedule(double at, Runnable action) {
@@ -127,6 +133,12 @@ final class TierSimulation {
     }
 
     private void arrive(int index) {
+        if (platform.cacheHitRate() > 0 && cacheRandom.nextDouble() < platform.cacheHitRate()) {
+            // answered by the router from the result cache: no message, no GPU
+            cacheHits++;
+            resultAt[index] = now + platform.cacheHitSeconds();
+            return;
+        }
         queue.add(index);
         sentThisPeriod++;
         maxVisibleThisPeriod = Math.max(maxVisibleThisPeriod, queue.size());
@@ -352,6 +364,7 @@ final class TierSimulation {
             double seconds = platform.singleJobSeconds(tier, job.maxTokens()) * concurrent
                     / platform.batchSpeedup(concurrent);
             Running running = new Running(index, job, now + seconds);
+            gpuRuns++;
             if (task.running.isEmpty()) {
                 task.busySince = now;
             }

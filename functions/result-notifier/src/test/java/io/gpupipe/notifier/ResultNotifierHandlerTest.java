@@ -19,6 +19,8 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.cache.CacheEntry;
+import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.notify.CallbackRedelivery;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.quarkus.test.common.ResourceArg;
@@ -347,6 +349,32 @@ class ResultNotifierHandlerTest {
         assertThat(body).contains("NotificationFailedException");
         assertThat(sns.published()).isEmpty();
         assertThat(receiver.received()).isEmpty();
+    }
+
+    @Test
+    void notify_shouldPublishAndCallBackAsForAnyResult_whenTheResultWasAnsweredFromTheCache() {
+        // given: the router answered A from B's cache entry (an ordinary results/A.json, marked cached)
+        JobResult source = succeeded(B, null);
+        CacheKey key = CacheKey.of("awq", job(B, null));
+        putResult(CacheEntry.of(key, source, DONE).answer(job(A, receiver.url("/hooks/ok")), Tier.of("small"),
+                DONE));
+
+        // when
+        JsonNode report = invoke(sample("s3-result-succeeded.json"));
+
+        // then: the success topic and the signed callback, both saying cached
+        assertThat(report.get("notified").asInt()).isEqualTo(1);
+        assertThat(sns.published()).hasSize(1);
+        JsonNode event = JobJson.read(sns.published().get(0).message(), JsonNode.class);
+        assertThat(event.path("requestId").asText()).isEqualTo(A);
+        assertThat(event.path("status").asText()).isEqualTo("succeeded");
+        assertThat(event.path("cached").asBoolean()).isTrue();
+        assertThat(sns.published().get(0).topicArn()).isEqualTo(SUCCESS_TOPIC);
+        List<CallbackReceiver.Received> calls = receiver.received();
+        assertThat(calls).hasSize(1);
+        assertThat(calls.get(0).body()).isEqualTo(sns.published().get(0).message());
+        assertThat(CallbackSignature.verify(SECRET, calls.get(0).signature(), calls.get(0).timestamp(),
+                calls.get(0).body(), Instant.now(), Duration.ofMinutes(5))).isTrue();
     }
 
     static JsonNode invoke(String event) {

@@ -32,6 +32,12 @@ final class ApiResponses {
                     : JobStatusResponse.of(d.view(), ResultLinks.NONE, statusUrl.apply(id));
             return json(200, body);
         }
+        if (outcome instanceof SubmitOutcome.Cached c) {
+            String id = c.view().requestId();
+            Object body = seedShape ? new InferResponse(id, c.view().tier())
+                    : JobStatusResponse.of(c.view(), c.links(), statusUrl.apply(id));
+            return json(200, body);
+        }
         if (outcome instanceof SubmitOutcome.Rejected r) {
             return json(400, new ErrorResponse(r.errors(), r.requestId().orElse(null), null));
         }

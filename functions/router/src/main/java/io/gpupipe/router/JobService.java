@@ -19,6 +19,7 @@ import io.gpupipe.router.exception.QueueRejectedMessageException;
 import io.gpupipe.router.exception.QueueUnavailableException;
 import io.gpupipe.router.exception.StoreUnavailableException;
 import io.gpupipe.router.internal.FaultInjection;
+import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,8 +29,8 @@ import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 /**
- * The router's use cases: submit (validate, route, write the queued marker create-only, enqueue), status (marker +
- * result, presigned links) and cancel (conditional rewrite of a queued marker).
+ * The router's use cases: submit (validate, route, write the queued marker create-only, answer from the result cache
+ * or enqueue), status (marker + result, presigned links) and cancel (conditional rewrite of a queued marker).
  */
 public final class JobService {
     static final int CANCEL_ATTEMPTS = 3;
@@ -44,9 +45,18 @@ public final class JobService {
     private final Clock clock;
     private final Duration presignTtl;
     private final FaultInjection faults;
+    private final ResultCache cache;
 
+    /** A router without the result cache. */
     public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
                       RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults) {
+        this(parser, policy, store, queue, metrics, clock, presignTtl, faults, ResultCache.disabled());
+    }
+
+    public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
+                      RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults,
+                      ResultCache cache) {
+        this.cache = cache;
         this.faults = faults;
         this.parser = parser;
         this.policy = policy;
@@ -58,9 +68,10 @@ public final class JobService {
     }
 
     /**
-     * Validates, routes, writes the queued marker create-only and enqueues. Every 2xx answer is backed by a message
-     * this call sent (or by a marker a worker or the client has moved on from), so an accepted job is never left
-     * reading {@code queued} with no queue holding it: see README, "Job lifecycle".
+     * Validates, routes, writes the queued marker create-only and answers from the result cache or enqueues. Every
+     * 2xx answer is backed by a message this call sent, a result this call stored (a cache hit), or a marker a worker
+     * or the client has moved on from, so an accepted job is never left reading {@code queued} with no queue holding
+     * it: see README, "Job lifecycle".
      */
     public SubmitOutcome submit(String body) {
         JobRequestParser.Outcome parsed = parser.parse(body, JobRequestParser.Source.API);
@@ -108,6 +119,13 @@ public final class JobService {
     }
 
     private SubmitOutcome enqueueNew(InferenceJob job, RoutingDecision decision, String markerETag) {
+        // the marker claims the requestId first, so a hit never answers for a requestId another request holds
+        Optional<JobResult> cached = cache.answer(job, decision.tier());
+        if (cached.isPresent()) {
+            JobView view = JobView.of(job.requestId(), Optional.of(JobState.queued(job, decision.tier(),
+                    job.submittedAt())), cached).orElseThrow();
+            return new SubmitOutcome.Cached(view, links(view));
+        }
         faults.afterMarkerWritten(job.requestId());
         try {
             queue.send(job, decision.tier());

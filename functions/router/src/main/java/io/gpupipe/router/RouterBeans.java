@@ -11,10 +11,12 @@ import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
 import io.gpupipe.router.aws.JobQueue;
 import io.gpupipe.router.aws.JobStore;
+import io.gpupipe.router.aws.S3CacheStore;
 import io.gpupipe.router.aws.S3JobStore;
 import io.gpupipe.router.aws.SqsJobQueue;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
+import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
 import io.quarkus.runtime.Startup;
@@ -87,6 +89,25 @@ public class RouterBeans {
 
     @Produces
     @Singleton
+    ResultCache resultCache(S3Client s3, RouterConfig config, TierCatalogue tiers, RoutingMetrics metrics,
+                            Clock clock) {
+        return new ResultCache(new S3CacheStore(s3, config.bucket()), tiers, modelVersions(tiers,
+                config.modelVersions()), metrics, clock);
+    }
+
+    /** The configured model version of each tier that has one; a key naming no catalogue tier stops the start-up. */
+    static Map<Tier, String> modelVersions(TierCatalogue tiers, Map<String, String> configured) {
+        Map<Tier, String> versions = new LinkedHashMap<>();
+        configured.forEach((name, version) -> {
+            Tier tier = tiers.find(name).orElseThrow(() -> new IllegalStateException("gpupipe.router.model-versions."
+                    + name + " names no tier of the catalogue (" + tiers.describeNames() + ")"));
+            versions.put(tier, version);
+        });
+        return versions;
+    }
+
+    @Produces
+    @Singleton
     Classifier classifier(RouterConfig config, RoutingMetrics metrics, TierCatalogue tiers) {
         return switch (config.classifier().type()) {
             case BEDROCK -> {
@@ -113,14 +134,14 @@ public class RouterBeans {
     @Singleton
     @Startup
     JobService jobService(JobStore store, JobQueue queue, Classifier classifier, RoutingMetrics metrics, Clock clock,
-                          RouterConfig config, TierCatalogue tiers) {
+                          RouterConfig config, TierCatalogue tiers, ResultCache cache) {
         RouterConfig.Routing routing = config.routing();
         RoutingThresholds thresholds = new RoutingThresholds(routing.largePromptChars(), routing.largeMaxTokens(),
                 routing.ambiguousPromptChars());
         FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
         return new JobService(new JobRequestParser(UUID::randomUUID, tiers),
                 new RoutingPolicy(thresholds, classifier, tiers), store, queue,
-                metrics, clock, config.presignTtl(), faults);
+                metrics, clock, config.presignTtl(), faults, cache);
     }
 
     @Produces

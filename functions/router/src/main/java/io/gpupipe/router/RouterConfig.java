@@ -17,6 +17,13 @@ public interface RouterConfig {
      */
     Map<String, String> queueUrls();
 
+    /**
+     * The model version each tier's workers claim ({@code GPUPIPE_ROUTER_MODEL_VERSIONS_<TIER>}; SAM's
+     * {@code <Tier>ModelVersion}, from the same pinned commit the CDK worker gets): result cache look-ups of the
+     * tier's jobs are keyed by it. A tier without one (or with a blank one) is never answered from the cache.
+     */
+    Map<String, String> modelVersions();
+
     /** The results bucket holding {@code jobs/} markers and {@code results/}. */
     String bucket();
 

@@ -20,6 +20,13 @@ public sealed interface SubmitOutcome {
     record Duplicate(JobView view) implements SubmitOutcome {
     }
 
+    /**
+     * Answered from the result cache: the job's result is already stored (marked {@code cached: true}), nothing was
+     * enqueued and no model ran (200, with the result and its links).
+     */
+    record Cached(JobView view, StatusOutcome.ResultLinks links) implements SubmitOutcome {
+    }
+
     /** The request is invalid: every field error, nothing stored or enqueued (400). */
     record Rejected(List<FieldError> errors, Optional<String> requestId) implements SubmitOutcome {
     }

@@ -1,5 +1,6 @@
 package io.gpupipe.worker.aws;
 
+import io.gpupipe.worker.CacheStore;
 import io.gpupipe.worker.JobQueue;
 import io.gpupipe.worker.JobStore;
 import io.gpupipe.worker.WorkerConfig;
@@ -23,5 +24,11 @@ public class AwsPorts {
     @Singleton
     JobStore jobStore(S3Client s3, WorkerConfig config) {
         return new S3JobStore(s3, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    CacheStore cacheStore(S3Client s3, WorkerConfig config) {
+        return new S3CacheStore(s3, config.bucket());
     }
 }

@@ -27,7 +27,7 @@ class ModelTraceabilityTest {
 
             backend.ensureReady();
 
-            assertThat(backend.identity(Task.GENERATE)).isEqualTo(new ModelIdentity("m1", VERSION));
+            assertThat(backend.identity(Task.GENERATE)).isEqualTo(ModelIdentity.pinned("m1", VERSION));
         }
     }
 

@@ -126,7 +126,8 @@ public final class LocalStack implements AutoCloseable {
 
         step("starting the router function from " + packages.repo().relativize(routerZip));
         router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15),
-                overrides.apply("router", env.router()))
+                overrides.apply("router", env.router(ComponentEnvironment.modelVersions(aws.tiers(),
+                        options.backend(), textModel))))
                 .withConcurrency(options.routerConcurrency()), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {

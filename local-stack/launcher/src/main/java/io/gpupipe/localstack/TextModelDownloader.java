@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.model.Digests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -116,14 +117,9 @@ public final class TextModelDownloader {
     }
 
     static String sha256Of(Path file) throws IOException {
-        MessageDigest digest = sha256();
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] buffer = new byte[64 * 1024];
-            for (int n = in.read(buffer); n != -1; n = in.read(buffer)) {
-                digest.update(buffer, 0, n);
-            }
+            return Digests.sha256Hex(in);
         }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     private static MessageDigest sha256() {

@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -79,8 +80,132 @@ class LocalStackBenchmark {
         }
     }
 
-    private void measure(String what, LaunchOptions options, int jobs, IntFunction<String> body) throws Exception {
-        PrintStream quiet = new PrintStream(System.out, true, StandardCharsets.UTF_8) {
+    /**
+     * The result cache (issue 12): submit → result of the same deterministic jobs twice, first as misses (queue,
+     * worker, model), then under new requestIds as hits (answered by the router). Speech jobs on FreeTTS, and text
+     * jobs on TinyStories when ../shared/models/stories260K.gguf is there. {@code -Dbenchmark.cache-jobs=N} (200).
+     */
+    @Test
+    void cacheHits_latency() throws Exception {
+        RequiredPackages.assertBuilt();
+        Path gguf = TestPaths.sharedModel();
+        boolean text = java.nio.file.Files.isRegularFile(gguf);
+        LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
+                .withRouterConcurrency(ROUTER_ENVIRONMENTS).withTextModel(text ? gguf : null);
+        try (LocalStack stack = LocalStack.start(options, new Console(quiet()))) {
+            Map<String, Long> resultAt = new ConcurrentHashMap<>();
+            stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
+                    .ifPresent(id -> resultAt.putIfAbsent(id, System.nanoTime())));
+            Set<String> entries = ConcurrentHashMap.newKeySet();
+            stack.aws().onObjectCreated((bucket, key, size, eTag) -> {
+                if (key.startsWith(JobLayout.CACHE_PREFIX) && key.endsWith(JobLayout.JSON_SUFFIX)) {
+                    entries.add(key);
+                }
+            });
+            List<IntFunction<String>> kinds = new ArrayList<>();
+            String run = UUID.randomUUID().toString().substring(0, 8);
+            kinds.add(i -> "\"task\":\"speech\",\"prompt\":\"Cached sentence " + i + " of run " + run
+                    + ".\",\"cache\":true");
+            if (text) {
+                kinds.add(i -> "\"prompt\":\"Once upon a time " + run + " " + i + "\",\"maxTokens\":32,"
+                        + "\"temperature\":0,\"cache\":true");
+            }
+            System.out.printf(Locale.ROOT, "%nBENCHMARK local stack result cache, %d jobs per kind, %d clients, %d "
+                    + "cores, load average %s%n", CACHE_JOBS, CACHE_CLIENTS, Runtime.getRuntime().availableProcessors(),
+                    loadAverage());
+            for (IntFunction<String> kind : kinds) {
+                String name = kind.apply(0).contains("speech") ? "speech (FreeTTS)" : "text (TinyStories, llama.cpp)";
+                Latencies misses = submitAll(stack, kind, resultAt);
+                long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+                while (entries.size() < misses.answered() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                int cachedEntries = entries.size();
+                Latencies hits = submitAll(stack, kind, resultAt);
+                entries.clear();
+                System.out.printf(Locale.ROOT, "  %s, misses: answers %s, submit → result p50 %.1f ms, p99 %.1f ms; "
+                        + "%d cache entries written%n", name, misses.statuses(), misses.p(0.50), misses.p(0.99),
+                        cachedEntries);
+                System.out.printf(Locale.ROOT, "  %s, hits:   answers %s, submit → result p50 %.1f ms, p99 %.1f ms "
+                        + "(load average %s)%n", name, hits.statuses(), hits.p(0.50), hits.p(0.99), loadAverage());
+            }
+        }
+    }
+
+    private static final int CACHE_JOBS = Integer.getInteger("benchmark.cache-jobs", 200);
+    private static final int CACHE_CLIENTS = 4;
+    private static final int SUBMIT_ATTEMPTS = 5;
+
+    /** What one round of submissions got: each answer's status and each job's submit → result-object time. */
+    private record Latencies(Map<Integer, Integer> statuses, List<Long> nanos) {
+        int answered() {
+            return nanos.size();
+        }
+
+        double p(double q) {
+            List<Long> sorted = new ArrayList<>(nanos);
+            Collections.sort(sorted);
+            return pct(sorted, q);
+        }
+    }
+
+    /**
+     * Submits job {@code i} of {@code kind} for every i under a new requestId (5xx answers retried) and waits for the
+     * result of every accepted one; a submission still refused after the retries counts in the statuses only.
+     */
+    private Latencies submitAll(LocalStack stack, IntFunction<String> kind, Map<String, Long> resultAt)
+            throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        URI submit = stack.apiUri().resolve("/v1/jobs");
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        ExecutorService clients = Executors.newFixedThreadPool(CACHE_CLIENTS);
+        List<Future<Integer>> replies = new ArrayList<>();
+        for (int i = 0; i < CACHE_JOBS; i++) {
+            String id = UUID.randomUUID().toString();
+            String json = "{\"requestId\":\"" + id + "\"," + kind.apply(i) + "}";
+            replies.add(clients.submit(() -> {
+                sentAt.put(id, System.nanoTime());
+                // as a client would: the same requestId again after Retry-After when the router answers 5xx
+                int status = 0;
+                for (int attempt = 1; attempt <= SUBMIT_ATTEMPTS; attempt++) {
+                    status = http.send(HttpRequest.newBuilder(submit).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode();
+                    if (status < 500) {
+                        break;
+                    }
+                    Thread.sleep(1000);
+                }
+                if (status >= 300) {
+                    sentAt.remove(id);
+                }
+                return status;
+            }));
+        }
+        for (Future<Integer> reply : replies) {
+            statuses.merge(reply.get(), 1, Integer::sum);
+        }
+        clients.shutdown();
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        while (!resultAt.keySet().containsAll(sentAt.keySet()) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(resultAt.keySet()).containsAll(sentAt.keySet());
+        List<Long> nanos = sentAt.entrySet().stream().map(e -> resultAt.get(e.getKey()) - e.getValue()).toList();
+        return new Latencies(statuses, nanos);
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[0];
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(System.out, true, StandardCharsets.UTF_8) {
             @Override
             public void println(String line) {
                 if (line.startsWith("[local-stack]") || line.contains("ERROR") || line.contains("WARN")) {
@@ -88,6 +213,10 @@ class LocalStackBenchmark {
                 }
             }
         };
+    }
+
+    private void measure(String what, LaunchOptions options, int jobs, IntFunction<String> body) throws Exception {
+        PrintStream quiet = quiet();
         long startNanos = System.nanoTime();
         try (LocalStack stack = LocalStack.start(options, new Console(quiet))) {
             Duration startUp = Duration.ofNanos(System.nanoTime() - startNanos);

@@ -11,10 +11,14 @@ import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -274,6 +278,59 @@ class LocalStackEndToEndTest {
         } finally {
             receiver.stop(0);
         }
+    }
+
+    @Test
+    void sameDeterministicJobTwice_shouldBeAnsweredFromTheCacheTheSecondTime_withoutAQueueOrAModel()
+            throws Exception {
+        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        // given: a speech job asking for the cache, run once by the speech worker, which then writes the entry
+        String body = "\"task\":\"speech\",\"prompt\":\"Say it once, hear it twice " + UUID.randomUUID()
+                + ".\",\"cache\":true";
+        String first = UUID.randomUUID().toString();
+        assertThat(api.submit("{\"requestId\":\"" + first + "\"," + body + "}").status()).isEqualTo(202);
+        assertThat(api.awaitTerminal(first, JOB_LIMIT).path("status").asText()).isEqualTo("succeeded");
+        CacheKey key = CacheKey.of(EmbeddedModels.FREETTS_VERSION, ((JobRequestParser.Outcome.Valid)
+                new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job());
+        awaitTrue(() -> objectExists(JobLayout.cacheEntryKey(key)), "the cache entry " + key.hex());
+        CompletableFuture<String> callback = new CompletableFuture<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        receiver.createContext("/cached", exchange -> {
+            callback.complete(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        String second = UUID.randomUUID().toString();
+        try {
+            // when: the same job under another requestId, with a callback
+            ApiClient.Reply hit = api.submit("{\"requestId\":\"" + second + "\"," + body + ",\"callbackUrl\":"
+                    + "\"http://localhost:" + receiver.getAddress().getPort() + "/cached\"}");
+            // then: answered at once, cached, from the first job, with its own audio
+            assertThat(hit.status()).as(hit.body().toString()).isEqualTo(200);
+            assertThat(hit.body().path("status").asText()).isEqualTo("succeeded");
+            JsonNode result = hit.body().path("result");
+            assertThat(result.path("cached").asBoolean()).isTrue();
+            assertThat(result.path("cachedFrom").asText()).isEqualTo(first);
+            String audioKey = result.path("result").path("audioKey").asText();
+            assertThat(audioKey).isEqualTo("results/" + second + ".wav");
+            assertThat(Wavs.parse(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey)).asByteArray())
+                    .dataBytes()).isPositive();
+            // and the notifier called back as for any result
+            String event = callback.get(JOB_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(JobJson.mapper().readTree(event).path("cached").asBoolean()).isTrue();
+            assertThat(event).contains(second);
+            awaitTrue(() -> stack.sns().orElseThrow().published().stream()
+                    .anyMatch(p -> p.message().contains(second)), "an SNS success message for " + second);
+        } finally {
+            receiver.stop(0);
+        }
+        // and no worker ever saw it: its marker was never claimed, and no worker line names it
+        assertThat(api.status(second).body().path("startedAt").isMissingNode()).isTrue();
+        assertThat(output.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.startsWith("[worker-")).filter(line -> line.contains(second))).isEmpty();
+        assertThat(output.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.startsWith("[worker-")).anyMatch(line -> line.contains(first))).isTrue();
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * The compact event sent when a result lands, to the SNS success or error topic and, byte for byte, to the job's
  * callback URL: who finished, how, and where the full result is ({@code s3://bucket/results/{id}.json}). It never
- * carries the model output, so it stays small and safe to fan out.
+ * carries the model output, so it stays small and safe to fan out. {@code cached: true} marks a result answered from
+ * the result cache (absent otherwise).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResultEvent(
@@ -23,7 +24,8 @@ public record ResultEvent(
         Tier tier,
         String errorCode,
         String resultLocation,
-        Instant completedAt) {
+        Instant completedAt,
+        Boolean cached) {
 
     public ResultEvent {
         Objects.requireNonNull(requestId, "requestId");
@@ -35,7 +37,7 @@ public record ResultEvent(
     public static ResultEvent of(JobResult result, String bucket, String key) {
         String errorCode = result.error() == null ? null : result.error().code();
         return new ResultEvent(result.requestId(), result.status(), result.task(), result.tier(), errorCode,
-                "s3://" + bucket + "/" + key, result.timestamp());
+                "s3://" + bucket + "/" + key, result.timestamp(), result.isCached() ? Boolean.TRUE : null);
     }
 
     /** Succeeded jobs go to the success topic, everything else to the error topic. */

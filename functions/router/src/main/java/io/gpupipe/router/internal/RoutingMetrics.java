@@ -1,6 +1,7 @@
 package io.gpupipe.router.internal;
 
 import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.EmfRecord;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.routing.RoutingDecision;
@@ -16,6 +17,7 @@ import org.jboss.logging.Logger;
 public final class RoutingMetrics {
     public static final String JOBS_ROUTED = "JobsRouted";
     public static final String CLASSIFIER_FALLBACKS = "ClassifierFallbacks";
+    public static final String CACHE_HITS = "CacheHits";
     private static final Logger LOG = Logger.getLogger(RoutingMetrics.class);
 
     private final Consumer<String> sink;
@@ -49,6 +51,15 @@ public final class RoutingMetrics {
                 .dimension("Classifier", classifier)
                 .metric(CLASSIFIER_FALLBACKS, 1, EmfRecord.Unit.Count)
                 .property("cause", cause));
+    }
+
+    /** A job answered from the result cache: metric {@value #CACHE_HITS} with dimension Tier (no queue, no GPU). */
+    public void cacheHit(InferenceJob job, Tier tier) {
+        publish(() -> EmfRecord.namespace(namespace)
+                .dimension("Tier", tier.wireName())
+                .metric(CACHE_HITS, 1, EmfRecord.Unit.Count)
+                .property("task", job.task().wireName())
+                .property("requestId", job.requestId()));
     }
 
     private void publish(Supplier<EmfRecord> record) {

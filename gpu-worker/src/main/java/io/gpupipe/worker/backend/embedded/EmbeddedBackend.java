@@ -4,6 +4,7 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.model.serving.EmbeddedModels;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
@@ -14,10 +15,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Optional;
 
 /**
@@ -28,7 +26,6 @@ public final class EmbeddedBackend implements InferenceBackend {
     static final String NO_TEXT_MODEL = "no text model configured on this worker: set "
             + "gpupipe.worker.embedded.text-model-path (env GPUPIPE_WORKER_EMBEDDED_TEXT_MODEL_PATH) to a GGUF "
             + "file, or use gpupipe.worker.backend=openai with a model server";
-    private static final String FREETTS_VERSION = "freetts-1.2.2";
 
     private final Settings settings;
     private volatile FreeTtsSpeech speech;
@@ -58,8 +55,8 @@ public final class EmbeddedBackend implements InferenceBackend {
             Path gguf = settings.textModelPath().get();
             text = LlamaText.load(gguf, settings.contextSize(), settings.threads());
             String name = gguf.getFileName().toString().replaceFirst("\\.gguf$", "");
-            textIdentity = new ModelIdentity(settings.model().orElse(name),
-                    settings.modelVersion().orElseGet(() -> "sha256:" + sha256Prefix(gguf)));
+            textIdentity = ModelIdentity.pinned(settings.model().orElse(name),
+                    settings.modelVersion().orElseGet(() -> ggufVersion(gguf)));
         }
     }
 
@@ -71,7 +68,7 @@ public final class EmbeddedBackend implements InferenceBackend {
     @Override
     public ModelIdentity identity(Task task) {
         if (task == Task.SPEECH) {
-            return new ModelIdentity("freetts-" + settings.voice(), FREETTS_VERSION);
+            return ModelIdentity.pinned("freetts-" + settings.voice(), EmbeddedModels.FREETTS_VERSION);
         }
         ModelIdentity loaded = textIdentity;
         return loaded != null ? loaded : new ModelIdentity(settings.model().orElse("none"),
@@ -110,18 +107,11 @@ public final class EmbeddedBackend implements InferenceBackend {
         }
     }
 
-    private static String sha256Prefix(Path file) {
+    private static String ggufVersion(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            byte[] buffer = new byte[1 << 16];
-            for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
-                digest.update(buffer, 0, n);
-            }
-            return HexFormat.of().formatHex(digest.digest()).substring(0, 12);
+            return EmbeddedModels.ggufVersion(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

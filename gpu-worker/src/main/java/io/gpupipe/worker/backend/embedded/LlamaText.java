@@ -110,6 +110,9 @@ final class LlamaText implements AutoCloseable {
         int promptTokens = model.encode(prompt).length;
         InferenceParameters params = new InferenceParameters(prompt).setNPredict(job.maxTokens())
                 .setTemperature((float) job.temperature()).setTopP((float) job.topP()).setCachePrompt(false);
+        if (job.seed() != null) {
+            params.setSeed(job.seed()); // the sampler's seed; absent, llama.cpp draws a random one
+        }
         LlamaIterator tokens = model.generate(params).iterator();
         StringBuilder text = new StringBuilder();
         int completionTokens = 0;

@@ -57,7 +57,8 @@ public final class OpenAiBackend implements InferenceBackend {
     private ModelIdentity discoverModel() {
         if (settings.model().isPresent() && settings.expectedModelRoot().isEmpty()) {
             String model = settings.model().get();
-            return new ModelIdentity(model, settings.modelVersion().orElse(model));
+            return settings.modelVersion().map(version -> ModelIdentity.pinned(model, version))
+                    .orElseGet(() -> new ModelIdentity(model, model));
         }
         VllmDtos.ModelList list = call(client.models(authorization()), PROBE_TIMEOUT);
         if (list == null || list.data() == null || list.data().isEmpty()) {
@@ -75,8 +76,10 @@ public final class OpenAiBackend implements InferenceBackend {
                     + ", expected " + expected + ": refusing to claim model version "
                     + settings.modelVersion().orElse(expected)));
         });
-        String version = settings.modelVersion().orElse(card.root() != null ? card.root() : card.id());
-        return new ModelIdentity(card.id(), version);
+        // a configured version is the deployment's (CDK: the pinned commit, its root checked above); a discovered
+        // root or id is only what the server calls its model, so it never keys the result cache
+        return settings.modelVersion().map(version -> ModelIdentity.pinned(card.id(), version))
+                .orElseGet(() -> new ModelIdentity(card.id(), card.root() != null ? card.root() : card.id()));
     }
 
     @Override
@@ -89,8 +92,8 @@ public final class OpenAiBackend implements InferenceBackend {
         ModelIdentity current = text != null ? text
                 : new ModelIdentity(settings.model().orElse("unknown"), settings.modelVersion().orElse("unknown"));
         if (task == Task.SPEECH && settings.speechModel().isPresent()) {
-            return new ModelIdentity(settings.speechModel().get(), settings.modelVersion().orElse(
-                    settings.speechModel().get()));
+            return settings.modelVersion().map(version -> ModelIdentity.pinned(settings.speechModel().get(), version))
+                    .orElseGet(() -> new ModelIdentity(settings.speechModel().get(), settings.speechModel().get()));
         }
         return current;
     }
@@ -101,7 +104,7 @@ public final class OpenAiBackend implements InferenceBackend {
             return chat(job, timeout);
         }
         var request = new VllmDtos.CompletionRequest(identity(Task.GENERATE).model(), job.prompt(), job.maxTokens(),
-                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null);
+                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null, job.seed());
         VllmDtos.CompletionResponse response = call(client.completions(authorization(), request), timeout);
         if (response == null || response.choices() == null || response.choices().isEmpty()) {
             throw new ModelException(ModelFailure.httpStatus(502, "completion response had no choices"));
@@ -117,7 +120,7 @@ public final class OpenAiBackend implements InferenceBackend {
         var messages = job.messages().stream()
                 .map(m -> new VllmDtos.ChatMessage(m.role().wireName(), m.content())).toList();
         var request = new VllmDtos.ChatCompletionRequest(identity(Task.GENERATE).model(), messages, job.maxTokens(),
-                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null);
+                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null, job.seed());
         VllmDtos.ChatCompletionResponse response = call(client.chatCompletions(authorization(), request), timeout);
         if (response == null || response.choices() == null || response.choices().isEmpty()) {
             throw new ModelException(ModelFailure.httpStatus(502, "chat completion response had no choices"));

@@ -9,10 +9,14 @@ public final class VllmDtos {
     private VllmDtos() {
     }
 
-    /** {@code POST /v1/completions}; {@code priority} is omitted when null (servers without priority scheduling). */
+    /**
+     * {@code POST /v1/completions}; {@code priority} is omitted when null (servers without priority scheduling), and
+     * so is {@code seed} (vLLM's sampling seed, {@code seed: int | None} in the request protocol).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record CompletionRequest(String model, String prompt, @JsonProperty("max_tokens") int maxTokens,
-                                    double temperature, @JsonProperty("top_p") double topP, Integer priority) {
+                                    double temperature, @JsonProperty("top_p") double topP, Integer priority,
+                                    Integer seed) {
     }
 
     /**
@@ -23,7 +27,7 @@ public final class VllmDtos {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ChatCompletionRequest(String model, List<ChatMessage> messages,
                                         @JsonProperty("max_tokens") int maxTokens, double temperature,
-                                        @JsonProperty("top_p") double topP, Integer priority) {
+                                        @JsonProperty("top_p") double topP, Integer priority, Integer seed) {
     }
 
     /** One message of a chat request or the assistant's answer ({@code role}, string {@code content}). */

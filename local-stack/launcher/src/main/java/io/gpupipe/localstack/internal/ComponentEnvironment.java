@@ -4,9 +4,15 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.Backend;
 import io.gpupipe.localstack.aws.LocalStandIns;
+import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.serving.EmbeddedModels;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -44,14 +50,50 @@ public final class ComponentEnvironment {
         return env;
     }
 
-    public Map<String, String> router() {
+    /** The router, with the model version of each tier whose workers' version the stack knows (result cache). */
+    public Map<String, String> router(Map<Tier, String> modelVersions) {
         Map<String, String> env = awsClients();
         for (TierDefinition tier : aws.tiers().tiers()) {
             env.put("GPUPIPE_ROUTER_QUEUE_URLS_" + tier.tier().envName(), aws.queueUrl(tier.queue()));
         }
+        modelVersions.forEach((tier, version) -> env.put("GPUPIPE_ROUTER_MODEL_VERSIONS_" + tier.envName(), version));
         env.put("GPUPIPE_ROUTER_BUCKET", aws.bucket());
         env.put("GPUPIPE_ROUTER_CLASSIFIER_TYPE", "heuristic");
         return env;
+    }
+
+    /**
+     * The model version each tier's local worker claims, which the router needs for result cache look-ups (in AWS:
+     * SAM's {@code <Tier>ModelVersion}, from the same pinned commit as the CDK worker's). With the embedded backend:
+     * FreeTTS for speech tiers, the GGUF file's digest for text tiers when there is a text model
+     * ({@link EmbeddedModels}, what the worker computes itself). With the openai backend none: the stack cannot vouch
+     * for the weights behind someone's server (set {@code GPUPIPE_WORKER_MODEL_VERSION} and
+     * {@code GPUPIPE_ROUTER_MODEL_VERSIONS_<TIER>} yourself to cache there).
+     */
+    public static Map<Tier, String> modelVersions(TierCatalogue tiers, Backend backend, Path textModel) {
+        Map<Tier, String> versions = new LinkedHashMap<>();
+        if (backend != Backend.EMBEDDED) {
+            return versions;
+        }
+        String text = textModel == null ? null : ggufVersion(textModel);
+        for (TierDefinition tier : tiers.tiers()) {
+            String version = switch (tier.contract()) {
+                case TEXT -> text;
+                case SPEECH -> EmbeddedModels.FREETTS_VERSION;
+            };
+            if (version != null) {
+                versions.put(tier.tier(), version);
+            }
+        }
+        return versions;
+    }
+
+    private static String ggufVersion(Path textModel) {
+        try (InputStream in = Files.newInputStream(textModel)) {
+            return EmbeddedModels.ggufVersion(in);
+        } catch (IOException e) {
+            throw new StartupException("cannot read the text model " + textModel + ": " + e.getMessage(), e);
+        }
     }
 
     public Map<String, String> notifier(SnsStandIn sns) {

@@ -1,0 +1,68 @@
+package io.gpupipe.model.cache;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.model.ChatMessage;
+import io.gpupipe.model.Digests;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The result cache's key: SHA-256 (hex) over a canonical JSON encoding of exactly what decides a job's output — the
+ * model version that runs it, the task, the input and the task's output-affecting parameters. Never the requestId,
+ * submission time, callback, priority, TTL or route: two requests that differ only there get the same answer.
+ */
+public record CacheKey(String hex) {
+    /** The encoding's version: a change of what goes into the key changes every key (old entries just miss). */
+    static final String SCHEMA = "gpupipe-cache/1";
+    /** The audio format the worker asks the speech server for (and the cache stores). */
+    static final String SPEECH_FORMAT = "wav";
+    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+
+    public CacheKey {
+        if (hex == null || !SHA256_HEX.matcher(hex).matches()) {
+            throw new IllegalArgumentException("a cache key is 64 lower-case hex digits, got " + hex);
+        }
+    }
+
+    /** The key of {@code job} run by the model of version {@code modelVersion}. */
+    public static CacheKey of(String modelVersion, InferenceJob job) {
+        return new CacheKey(Digests.sha256Hex(canonical(modelVersion, job)));
+    }
+
+    /**
+     * The encoded fields, in a fixed order, nulls written as null so that a field's absence is part of the text.
+     * Each task encodes only the parameters its model server takes (speech takes no sampling parameters; text no
+     * voice): a parameter that cannot change the output must not split the cache.
+     */
+    static String canonical(String modelVersion, InferenceJob job) {
+        Objects.requireNonNull(modelVersion, "modelVersion");
+        ObjectNode node = JobJson.mapper().createObjectNode();
+        node.put("schema", SCHEMA).put("modelVersion", modelVersion).put("task", job.task().wireName());
+        switch (job.task()) {
+            case GENERATE -> {
+                node.put("prompt", job.prompt());
+                node.set("messages", messages(job));
+                node.put("maxTokens", job.maxTokens()).put("temperature", job.temperature()).put("topP", job.topP())
+                        .put("seed", job.seed());
+            }
+            case SPEECH -> node.put("prompt", job.prompt()).put("voice", job.voice()).put("language", job.language())
+                    .put("speed", job.speed()).put("instructions", job.instructions())
+                    .put("responseFormat", SPEECH_FORMAT);
+        }
+        return JobJson.write(node);
+    }
+
+    private static ArrayNode messages(InferenceJob job) {
+        if (job.messages() == null) {
+            return null;
+        }
+        ArrayNode array = JobJson.mapper().createArrayNode();
+        for (ChatMessage message : job.messages()) {
+            array.addObject().put("role", message.role().wireName()).put("content", message.content());
+        }
+        return array;
+    }
+}
