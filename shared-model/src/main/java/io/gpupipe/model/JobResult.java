@@ -1,13 +1,16 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.observability.TraceContext;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The terminal result of a job, stored once at {@code results/{id}.json}. Field names follow seed 001's result
  * format (requestId, status, result{text, usage, finishReason}, processingTimeMs, taskArn, timestamp), extended with
- * tier, model, attempts and a structured error for failures.
+ * tier, model, attempts and a structured error for failures. {@code traceId} names the job's trace (the one the
+ * router started) and {@code traceparent} the worker's job span in it, so the notifier continues the same trace.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
@@ -24,7 +27,9 @@ public record JobResult(
         Integer attempts,
         String taskArn,
         String callbackUrl,
-        Instant timestamp) {
+        Instant timestamp,
+        String traceId,
+        String traceparent) {
 
     public JobResult {
         if (requestId == null || status == null) {
@@ -82,7 +87,21 @@ public record JobResult(
     public static JobResult succeeded(InferenceJob job, Output output, Provenance run, Instant now) {
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), output, null, run.tier(),
                 run.model(), run.modelVersion(), run.processingTimeMs(), run.queueWaitMs(), run.attempts(),
-                run.taskArn(), job.callbackUrl(), now);
+                run.taskArn(), job.callbackUrl(), now, null, null);
+    }
+
+    /** This result as part of {@code trace} (the worker's job span); unchanged when {@code trace} is null. */
+    public JobResult withTrace(TraceContext trace) {
+        if (trace == null) {
+            return this;
+        }
+        return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, trace.traceId(), trace.traceparent());
+    }
+
+    /** The trace context this result was written in, when it carries a valid one. */
+    public Optional<TraceContext> trace() {
+        return TraceContext.fromTraceparent(traceparent);
     }
 
     /** A failure for a job that could be read; {@code run} may be null when the job never reached a worker. */
@@ -97,6 +116,6 @@ public record JobResult(
                 run == null ? null : run.tier(), run == null ? null : run.model(),
                 run == null ? null : run.modelVersion(), run == null ? null : run.processingTimeMs(),
                 run == null ? null : run.queueWaitMs(), run == null ? null : run.attempts(),
-                run == null ? null : run.taskArn(), callbackUrl, now);
+                run == null ? null : run.taskArn(), callbackUrl, now, null, null);
     }
 }
