@@ -4,6 +4,7 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -31,11 +32,13 @@ public class WorkerLifecycle {
     private final InferenceBackend backend;
     private final WorkerState state;
     private final JobEvents events;
+    private final Tracer tracer;
     private volatile Worker worker;
     private volatile Thread starter;
 
     WorkerLifecycle(WorkerConfig config, JobQueue queue, JobStore store, InferenceBackend backend, WorkerState state,
-                    JobEvents events) {
+                    JobEvents events, Tracer tracer) {
+        this.tracer = tracer;
         this.config = config;
         this.events = events;
         this.queue = queue;
@@ -81,7 +84,7 @@ public class WorkerLifecycle {
             }
             state.moveTo(WorkerState.Phase.WARMING_UP, "waiting for the model");
             untilDone("warm up the model", () -> warmUp(settings));
-            Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC());
+            Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC(), tracer);
             synchronized (this) {
                 if (state.isShuttingDown()) {
                     return;

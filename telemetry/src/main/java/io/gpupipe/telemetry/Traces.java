@@ -3,13 +3,16 @@ package io.gpupipe.telemetry;
 import io.gpupipe.model.observability.TraceContext;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,6 +40,22 @@ public class Traces {
             }
         } catch (RuntimeException e) {
             LOG.warnf("could not flush spans: %s", e.toString());
+        }
+    }
+
+    /**
+     * Runs {@code work} with {@code span} current; a runtime exception is recorded on the span (status ERROR) and
+     * propagates; the span always ends.
+     */
+    public static <T> T within(Span span, Supplier<T> work) {
+        try (Scope ignored = span.makeCurrent()) {
+            return work.get();
+        } catch (RuntimeException e) {
+            span.recordException(e);
+            span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+            throw e;
+        } finally {
+            span.end();
         }
     }
 
