@@ -9,6 +9,7 @@ import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.telemetry.SpanAttributes;
+import io.gpupipe.telemetry.testing.InMemorySpans;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.WithTestResource;
@@ -34,11 +35,11 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
     private static final String CLIENT_SPAN = "00f067aa0ba902b7";
 
     @Inject
-    TestSpans spans;
+    InMemorySpans spans;
 
     @BeforeEach
     void forgetEarlierSpans() {
-        spans.exporter().reset();
+        spans.reset();
     }
 
     @Test
@@ -89,8 +90,7 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
     }
 
     private SpanData onlySubmitSpan() {
-        List<SpanData> submits = spans.exporter().getFinishedSpanItems().stream()
-                .filter(s -> s.getName().equals(SubmitTracing.SPAN_NAME)).toList();
+        List<SpanData> submits = spans.named(SubmitTracing.SPAN_NAME);
         assertThat(submits).hasSize(1);
         return submits.get(0);
     }

@@ -8,7 +8,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -32,16 +31,13 @@ public final class SubmitTracing {
     public <R> R traced(String traceparentHeader, Supplier<SubmitOutcome> submit, Function<SubmitOutcome, R> answer) {
         Span span = tracer.spanBuilder(SPAN_NAME).setSpanKind(SpanKind.SERVER)
                 .setParent(Traces.parent(TraceContext.fromTraceparent(traceparentHeader))).startSpan();
-        try (Scope ignored = span.makeCurrent()) {
-            SubmitOutcome outcome = submit.get();
-            describe(span, outcome);
-            return answer.apply(outcome);
-        } catch (RuntimeException e) {
-            span.recordException(e);
-            span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
-            throw e;
+        try {
+            return Traces.within(span, () -> {
+                SubmitOutcome outcome = submit.get();
+                describe(span, outcome);
+                return answer.apply(outcome);
+            });
         } finally {
-            span.end();
             traces.flush();
         }
     }
