@@ -210,7 +210,8 @@ final class JobProcessor {
                     JobContext.Usage.NONE);
             return Disposition.delete();
         }
-        Claim claim = inSpan(MARKER_SPAN, () -> markRunning(context, job, marker), c -> c.name().toLowerCase(Locale.ROOT));
+        Claim claim = inSpan(MARKER_SPAN, () -> markRunning(context, job, marker),
+                c -> c.name().toLowerCase(Locale.ROOT));
         if (claim == Claim.CANCELLED) {
             return cancelled(context, job, model);
         }

@@ -6,6 +6,7 @@ import io.gpupipe.localstack.Backend;
 import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.observability.TracingSettings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,9 +22,16 @@ public final class ComponentEnvironment {
     public static final String ECS_CLUSTER = "gpupipe-local";
 
     private final LocalAws aws;
+    private final Path traceFile;
 
     public ComponentEnvironment(LocalAws aws) {
+        this(aws, null);
+    }
+
+    /** Components whose spans all go to {@code traceFile} (JSON lines), or nowhere when it is null. */
+    public ComponentEnvironment(LocalAws aws, Path traceFile) {
         this.aws = aws;
+        this.traceFile = traceFile;
     }
 
     /** {@code quarkus.sqs.endpoint-override} → {@code QUARKUS_SQS_ENDPOINT_OVERRIDE} (Quarkus's env mapping). */
@@ -41,6 +49,10 @@ public final class ComponentEnvironment {
         });
         // deployed components log JSON lines (quarkus-logging-json); on a developer's console text reads better
         env.put(envName("quarkus.log.console.json.enabled"), "false");
+        if (traceFile != null) {
+            env.put(TracingSettings.EXPORTER_ENV, TracingSettings.FILE);
+            env.put(TracingSettings.FILE_ENV, traceFile.toAbsolutePath().toString());
+        }
         return env;
     }
 
