@@ -121,9 +121,12 @@ class SpanExportersTest {
     @Test
     void xrayCompatibleIdGenerator_shouldStartTraceIdsWithTheEpochSecond() {
         Instant now = Instant.parse("2026-12-01T10:00:00Z");
-        String id = new XrayCompatibleIdGenerator(Clock.fixed(now, ZoneOffset.UTC)).generateTraceId();
+        XrayCompatibleIdGenerator ids = new XrayCompatibleIdGenerator(Clock.fixed(now, ZoneOffset.UTC));
+        String id = ids.generateTraceId();
         assertThat(Long.parseLong(id.substring(0, 8), 16)).isEqualTo(now.getEpochSecond());
         assertThat(TraceContext.isTraceId(id)).isTrue();
+        assertThat(ids.generateTraceId()).isNotEqualTo(id);
+        assertThat(TraceContext.isSpanId(ids.generateSpanId())).isTrue();
     }
 
     private static TracingConfig config(TracingConfig.Exporter exporter, URI endpoint, Path file) {

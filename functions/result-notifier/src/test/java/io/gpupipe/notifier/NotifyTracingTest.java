@@ -18,7 +18,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -67,9 +66,7 @@ class NotifyTracingTest {
     }
 
     private SpanData onlyNotifySpan() {
-        List<SpanData> notified = spans.named(ResultNotifier.NOTIFY_SPAN);
-        assertThat(notified).hasSize(1);
-        return notified.get(0);
+        return spans.only(ResultNotifier.NOTIFY_SPAN);
     }
 
     private void put(JobResult result) {

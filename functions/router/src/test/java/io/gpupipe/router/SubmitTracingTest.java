@@ -90,9 +90,7 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
     }
 
     private SpanData onlySubmitSpan() {
-        List<SpanData> submits = spans.named(SubmitTracing.SPAN_NAME);
-        assertThat(submits).hasSize(1);
-        return submits.get(0);
+        return spans.only(SubmitTracing.SPAN_NAME);
     }
 
     private Message receiveWithTraceHeader(String queue) {

@@ -27,6 +27,15 @@ public class InMemorySpans {
         return exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)).toList();
     }
 
+    /** The one finished span called {@code name}; fails when there is none or more than one. */
+    public SpanData only(String name) {
+        List<SpanData> spans = named(name);
+        if (spans.size() != 1) {
+            throw new AssertionError("expected one span '" + name + "', found " + spans.size() + ": " + spans);
+        }
+        return spans.get(0);
+    }
+
     public void reset() {
         exporter.reset();
     }
