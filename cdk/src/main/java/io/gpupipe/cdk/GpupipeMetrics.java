@@ -1,6 +1,7 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.observability.JobMetrics;
 import io.gpupipe.model.scaling.ScalingMetrics;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
@@ -28,6 +29,22 @@ public final class GpupipeMetrics {
                 .dimensionsMap(Map.of("Tier", tier.wireName()))
                 .statistic(statistic)
                 .period(MINUTE)
+                .build();
+    }
+
+    /**
+     * A percentile ({@code p50}, {@code p95}, {@code p99}) of a per-tier job metric (worker/router EMF, rolled up to
+     * dimension Tier: shared-model JobMetrics), over {@code period}. No label: a labelled metric makes an alarm use
+     * the metric-math form ({@code Metrics}) instead of a plain statistic.
+     */
+    public static Metric tierPercentile(String namespace, Tier tier, String name, String percentile,
+                                        Duration period) {
+        return Metric.Builder.create()
+                .namespace(namespace)
+                .metricName(name)
+                .dimensionsMap(Map.of(JobMetrics.TIER, tier.wireName()))
+                .statistic(percentile)
+                .period(period)
                 .build();
     }
 

@@ -26,6 +26,7 @@ import java.util.Objects;
  * @param modelRepository  the Hugging Face repository the model-server image bakes in (native-build/models/*.env)
  * @param modelRevision    the commit of that repository the weights were built from (40 hex; synth refuses others)
  * @param contract         which API the model server speaks (vLLM text, or vLLM-Omni speech)
+ * @param p99SubmitToResult the p99 submit-to-result latency the tier is alarmed above (shared-model JobMetrics)
  */
 public record TierSpec(
         Tier tier,
@@ -41,7 +42,8 @@ public record TierSpec(
         List<String> allowedInstanceTypes,
         String modelRepository,
         String modelRevision,
-        ModelServerContract contract) {
+        ModelServerContract contract,
+        Duration p99SubmitToResult) {
 
     public TierSpec {
         Objects.requireNonNull(tier, "tier");
@@ -108,17 +110,18 @@ public record TierSpec(
     public TierSpec withModel(ModelFootprint newModel, GpuShare newShare) {
         return new TierSpec(tier, newModel, newShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
                 modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository,
-                modelRevision, contract);
+                modelRevision, contract, p99SubmitToResult);
     }
 
     public TierSpec withModelServerImageTag(String tag) {
         return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep, tag,
-                modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, modelRevision, contract);
+                modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, modelRevision, contract,
+                p99SubmitToResult);
     }
 
     public TierSpec withModelRevision(String revision) {
         return new TierSpec(tier, model, gpuShare, gpuMemoryMiB, taskCpu, taskMemoryMiB, maxScaleOutStep,
                 modelServerImageTag, modelLoadGrace, scaleInAfter, allowedInstanceTypes, modelRepository, revision,
-                contract);
+                contract, p99SubmitToResult);
     }
 }

@@ -3,6 +3,7 @@ package io.gpupipe.cdk;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.MetricNamespace;
+import io.gpupipe.model.observability.TracingSettings;
 import io.gpupipe.model.serving.VllmServeCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,7 +74,7 @@ public class TierTask extends Construct {
                 .image(ContainerImage.fromEcrRepository(props.workerRepository(), props.workerImageTag()))
                 .essential(true)
                 .memoryReservationMiB(WORKER_MEMORY_MIB)
-                .environment(workerEnvironment(spec, props.sam()))
+                .environment(withTracing(workerEnvironment(spec, props.sam())))
                 .healthCheck(HealthCheck.builder()
                         .command(List.of("CMD-SHELL", "curl -fsS http://127.0.0.1:8080/q/health/ready || exit 1"))
                         .interval(Duration.seconds(15))
@@ -151,6 +152,27 @@ public class TierTask extends Construct {
 
     private static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
+    }
+
+    /**
+     * Where the worker's spans go: CDK context {@code tracingExporter} ({@code none}, the default, or {@code otlp})
+     * and {@code tracingOtlpEndpoint} (an OTLP/HTTP traces URL, e.g. an ADOT collector sidecar's
+     * {@code http://127.0.0.1:4318/v1/traces}); the same variables SAM's TracingExporter parameters set.
+     */
+    private Map<String, String> withTracing(Map<String, String> env) {
+        Object exporter = getNode().tryGetContext("tracingExporter");
+        Object endpoint = getNode().tryGetContext("tracingOtlpEndpoint");
+        if (exporter != null && TracingSettings.OTLP.equals(exporter.toString())) {
+            if (endpoint == null || endpoint.toString().isBlank()) {
+                throw new IllegalArgumentException("-c tracingExporter=otlp needs -c tracingOtlpEndpoint=<OTLP/HTTP "
+                        + "traces URL>, e.g. http://127.0.0.1:4318/v1/traces");
+            }
+            env.put(TracingSettings.EXPORTER_ENV, TracingSettings.OTLP);
+            env.put(TracingSettings.OTLP_ENDPOINT_ENV, endpoint.toString());
+        } else if (exporter != null && !TracingSettings.NONE.equals(exporter.toString())) {
+            throw new IllegalArgumentException("-c tracingExporter must be none or otlp, got " + exporter);
+        }
+        return env;
     }
 
     static Map<String, String> workerEnvironment(TierSpec spec, SamExports sam) {

@@ -2,6 +2,7 @@ package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.observability.JobMetrics;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.sizing.ModelFootprint;
 import java.util.List;
@@ -97,6 +98,7 @@ public final class Tiers {
     public static TierSpec spec(TierDefinition tier, ServedModel model) {
         return new TierSpec(tier.tier(), model.footprint(), tier.gpus(), tier.gpuMemoryMiB(), tier.taskCpu(),
                 tier.taskMemoryMiB(), tier.maxScaleOutStep(), model.imageTag(), tier.modelLoadGrace(),
-                tier.scaleInAfter(), List.of(), model.repository(), null, tier.contract());
+                tier.scaleInAfter(), List.of(), model.repository(), null, tier.contract(),
+                JobMetrics.p99SubmitToResultObjective(tier));
     }
 }

@@ -6,6 +6,7 @@ import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.observability.MetricNamespace;
+import io.gpupipe.model.observability.TracingSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -194,6 +195,17 @@ class SamTemplateTest {
         // no function overrides it with a module key of its own
         sam.findResources("AWS::Serverless::Function").forEach((name, f) -> assertThat(
                 String.valueOf(properties(f).get("Environment"))).as(name).doesNotContain("METRIC_NAMESPACE"));
+    }
+
+    @Test
+    void tracing_shouldReachEveryFunction_asTheTelemetryModulesVariables() {
+        Map<String, Object> variables = map(map(map(map(sam.toJSON().get("Globals")).get("Function"))
+                .get("Environment")).get("Variables"));
+        assertThat(variables).containsEntry(TracingSettings.EXPORTER_ENV, Map.of("Ref", "TracingExporter"))
+                .containsEntry(TracingSettings.OTLP_ENDPOINT_ENV, Map.of("Ref", "TracingOtlpEndpoint"));
+        Map<String, Object> exporter = sam.findParameters("TracingExporter").get("TracingExporter");
+        assertThat(exporter).containsEntry("Default", TracingSettings.NONE)
+                .containsEntry("AllowedValues", List.of(TracingSettings.NONE, TracingSettings.OTLP));
     }
 
     @Test

@@ -43,7 +43,7 @@ class SizingGateTest {
         TierSpec quarterOfL4 = new TierSpec(Tiers.small().tier(), CLASSIFIER_INT8, GpuShare.of("0.25"), 22 * 1024,
                 2048, 8 * 1024, 4, "small-classifier-1", java.time.Duration.ofMinutes(5),
                 java.time.Duration.ofMinutes(5), List.of(), "example/classifier", SynthesizedApp.SMALL_REVISION,
-                io.gpupipe.model.ModelServerContract.TEXT);
+                io.gpupipe.model.ModelServerContract.TEXT, java.time.Duration.ofMinutes(10));
         fractional = Template.fromStack(workerStack(new App(), List.of(quarterOfL4)));
     }
 

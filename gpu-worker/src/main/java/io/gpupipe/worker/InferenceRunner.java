@@ -9,6 +9,11 @@ import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.backend.SpeechAudio;
+import io.gpupipe.telemetry.SpanAttributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -16,15 +21,18 @@ import java.util.function.DoubleSupplier;
 
 /** Runs one job's inference on one delivery: calls the backend, retrying transient failures within the budget. */
 final class InferenceRunner {
+    static final String MODEL_CALL_SPAN = "model call";
     private final InferenceBackend backend;
     private final Duration budget;
     private final int maxCalls;
     private final Backoff backoff;
     private final Clock clock;
     private final DoubleSupplier random;
+    private final Tracer tracer;
 
     InferenceRunner(InferenceBackend backend, Duration budget, int maxCalls, Backoff backoff, Clock clock,
-                    DoubleSupplier random) {
+                    DoubleSupplier random, Tracer tracer) {
+        this.tracer = tracer;
         this.backend = backend;
         this.budget = budget;
         this.maxCalls = maxCalls;
@@ -45,6 +53,7 @@ final class InferenceRunner {
         }
     }
 
+    /** Each model call is a span ("model call") with its attempt number, and its error code when it failed. */
     Inference run(InferenceJob job, InFlightMessage message) {
         RetryBudget retries = RetryBudget.start(clock.instant(), budget, maxCalls, backoff);
         long start = System.nanoTime();
@@ -54,13 +63,18 @@ final class InferenceRunner {
                 return new Inference.Abandoned(calls);
             }
             calls++;
-            try {
+            Span call = tracer.spanBuilder(MODEL_CALL_SPAN).setAttribute(SpanAttributes.ATTEMPT, (long) calls)
+                    .startSpan();
+            try (Scope ignored = call.makeCurrent()) {
                 Duration timeout = retries.callTimeout(clock.instant());
                 if (job.task() == Task.SPEECH) {
                     return new Inference.Done(null, backend.speak(job, timeout), calls, elapsedMs(start));
                 }
                 return new Inference.Done(backend.generate(job, timeout), null, calls, elapsedMs(start));
             } catch (ModelException e) {
+                call.setStatus(StatusCode.ERROR, e.failure().code());
+                call.setAttribute(SpanAttributes.ERROR_CODE, e.failure().code());
+                call.end();
                 if (message.isAbandoned()) {
                     return new Inference.Abandoned(calls);
                 }
@@ -74,6 +88,8 @@ final class InferenceRunner {
                 if (!pause(((RetryBudget.Decision.RetryAfter) decision).delay())) {
                     return new Inference.Abandoned(calls);
                 }
+            } finally {
+                call.end();
             }
         }
     }

@@ -14,20 +14,30 @@ import io.gpupipe.model.consumption.FailureDecision;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.model.consumption.QueueWait;
 import io.gpupipe.model.observability.LogFields;
+import io.gpupipe.model.observability.TraceContext;
+import io.gpupipe.telemetry.SpanAttributes;
+import io.gpupipe.telemetry.Traces;
 import io.gpupipe.worker.InferenceRunner.Inference;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelIdentity;
 import io.gpupipe.worker.backend.SpeechAudio;
 import io.gpupipe.worker.backend.Wav;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
@@ -42,6 +52,10 @@ import org.jboss.logging.MDC;
 final class JobProcessor {
     private static final Logger LOG = Logger.getLogger(JobProcessor.class);
     private static final int MARK_RUNNING_ATTEMPTS = 3;
+    static final String JOB_SPAN = "worker job";
+    static final String QUEUE_WAIT_SPAN = "queue wait";
+    static final String MARKER_SPAN = "marker claim";
+    static final String RESULT_WRITE_SPAN = "result write";
     private final WorkerSettings settings;
     private final JobStore store;
     private final InferenceBackend backend;
@@ -54,16 +68,18 @@ final class JobProcessor {
     private final DoubleSupplier random;
     private final Executor io;
     private final ResultCacheWriter cache;
+    private final Tracer tracer;
 
     JobProcessor(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
-                 Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache) {
+                 Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache, Tracer tracer) {
         this.io = io;
         this.cache = cache;
+        this.tracer = tracer;
         this.settings = settings;
         this.store = store;
         this.backend = backend;
         this.runner = new InferenceRunner(backend, settings.modelTimeout(), settings.maxCalls(),
-                settings.callBackoff(), clock, random);
+                settings.callBackoff(), clock, random, tracer);
         this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
         // a message whose task this tier does not serve is refused like any invalid one, before the model is called
         this.parser = new JobRequestParser(UUID::randomUUID, settings.tiers()).forQueueOf(settings.tier());
@@ -72,14 +88,42 @@ final class JobProcessor {
         this.random = random;
     }
 
-    /** Every log line while the message is processed carries the tier and, once read, the job's requestId (MDC). */
+    /**
+     * Every log line while the message is processed carries the tier, the job's trace and, once read, its requestId
+     * (MDC). The delivery is one span ("worker job", kind CONSUMER) whose parent is the message's traceparent (the
+     * router's submit span), or the root of a new trace for a message sent straight to the queue without one.
+     */
     Disposition process(InFlightMessage inFlight) {
+        QueueMessage message = inFlight.message();
+        Span span = tracer.spanBuilder(JOB_SPAN).setSpanKind(SpanKind.CONSUMER)
+                .setParent(Traces.parent(TraceContext.fromTraceparent(message.traceparent())))
+                .setAttribute(SpanAttributes.TIER, settings.tier().wireName())
+                .setAttribute(SpanAttributes.RECEIVE_COUNT, (long) message.receiveCount()).startSpan();
         MDC.put(LogFields.TIER, settings.tier().wireName());
+        Traces.of(span).ifPresent(trace -> MDC.put(LogFields.TRACE_ID, trace.traceId()));
         try {
-            return processMessage(inFlight);
+            return Traces.within(span, () -> processMessage(inFlight));
         } finally {
             MDC.remove(LogFields.REQUEST_ID);
             MDC.remove(LogFields.TIER);
+            MDC.remove(LogFields.TRACE_ID);
+        }
+    }
+
+    /** {@code step} as a child span of the job's; its outcome attribute is what {@code outcome} makes of the result. */
+    private <T> T inSpan(String name, Supplier<T> step, Function<T, String> outcome) {
+        Span span = tracer.spanBuilder(name).startSpan();
+        return Traces.within(span, () -> {
+            T result = step.get();
+            span.setAttribute(SpanAttributes.OUTCOME, outcome.apply(result));
+            return result;
+        });
+    }
+
+    /** The time the job spent queued, as a span from its submission to now (the job span's start). */
+    private void queueWaitSpan(Instant submittedAt, Instant started) {
+        if (submittedAt != null && !submittedAt.isAfter(started)) {
+            tracer.spanBuilder(QUEUE_WAIT_SPAN).setStartTimestamp(submittedAt).startSpan().end(started);
         }
     }
 
@@ -90,16 +134,22 @@ final class JobProcessor {
     private static <T> Supplier<T> inLogContext(Supplier<T> task) {
         Object requestId = MDC.get(LogFields.REQUEST_ID);
         Object tier = MDC.get(LogFields.TIER);
+        Object traceId = MDC.get(LogFields.TRACE_ID);
+        Context trace = Context.current();
         return () -> {
             if (requestId != null && tier != null) {
                 MDC.put(LogFields.REQUEST_ID, requestId);
                 MDC.put(LogFields.TIER, tier);
             }
-            try {
+            if (traceId != null) {
+                MDC.put(LogFields.TRACE_ID, traceId);
+            }
+            try (Scope ignored = trace.makeCurrent()) {
                 return task.get();
             } finally {
                 MDC.remove(LogFields.REQUEST_ID);
                 MDC.remove(LogFields.TIER);
+                MDC.remove(LogFields.TRACE_ID);
             }
         };
     }
@@ -109,13 +159,16 @@ final class JobProcessor {
         Instant started = clock.instant();
         JobRequestParser.Outcome parsed = parser.parse(jobBody(message), JobRequestParser.Source.QUEUE);
         if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
+            queueWaitSpan(message.sentAt(), started);
             JobContext context = new JobContext(inFlight, started, QueueWait.millis(message.sentAt(), started));
             events.emit(malformed.reject(context, invalid));
             return Disposition.delete();
         }
         InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job();
         MDC.put(LogFields.REQUEST_ID, job.requestId());
+        Span.current().setAttribute(SpanAttributes.REQUEST_ID, job.requestId());
         Instant submittedAt = QueueWait.submittedAt(job.submittedAt(), message.sentAt());
+        queueWaitSpan(submittedAt, started);
         InferenceJob timed = job.submittedAt() == null && submittedAt != null ? job.withSubmittedAt(submittedAt) : job;
         JobContext context = new JobContext(inFlight, started, QueueWait.millis(submittedAt, started));
         inFlight.carries(timed);
@@ -162,7 +215,8 @@ final class JobProcessor {
                     JobContext.Usage.NONE);
             return Disposition.delete();
         }
-        Claim claim = markRunning(context, job, marker);
+        Claim claim = inSpan(MARKER_SPAN, () -> markRunning(context, job, marker),
+                c -> c.name().toLowerCase(Locale.ROOT));
         if (claim == Claim.CANCELLED) {
             return cancelled(context, job, model);
         }
@@ -244,9 +298,8 @@ final class JobProcessor {
                     generation.completionTokens());
         }
         JobResult result = JobResult.succeeded(job, output, context.provenance(settings.tier(), model,
-                settings.taskArn(), clock), clock.instant());
-        boolean won = ResultWrites.persistently("the result of " + job.requestId(),
-                () -> store.putResultIfAbsent(result));
+                settings.taskArn(), clock), clock.instant()).withTrace(Traces.of(Span.current()).orElse(null));
+        boolean won = writeResult(result);
         if (won) {
             cache.cache(job, result, model);
         }
@@ -254,11 +307,17 @@ final class JobProcessor {
         return Disposition.delete();
     }
 
+    /** The result, create-only, as the job's "result write" span; false when another delivery's result is there. */
+    private boolean writeResult(JobResult result) {
+        return inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently("the result of " + result.requestId(),
+                () -> store.putResultIfAbsent(result)), won -> won ? "written" : "exists");
+    }
+
     /** Writes the WAV create-only; if another delivery's audio is there, the result describes that file. */
     private JobResult.Output storeAudio(String requestId, SpeechAudio audio) {
         String key = JobLayout.audioKey(requestId);
-        if (!ResultWrites.persistently("the audio of " + requestId,
-                () -> store.putAudioIfAbsent(requestId, audio.wav()))) {
+        if (!inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently("the audio of " + requestId,
+                () -> store.putAudioIfAbsent(requestId, audio.wav())), won -> won ? "audio written" : "audio exists")) {
             Optional<Wav.Info> stored = store.readAudioHead(requestId, 4096).flatMap(Wav::parse);
             if (stored.isPresent() && stored.get().dataBytes() >= 0) {
                 return JobResult.Output.audio(key, "wav", stored.get().sampleRate(),
@@ -297,14 +356,18 @@ final class JobProcessor {
 
     private boolean writeFailed(JobContext context, InferenceJob job, ModelFailure failure, ModelIdentity model) {
         JobResult failed = JobResult.failed(job, JobResult.JobError.of(failure.code(), failure.message()),
-                context.provenance(settings.tier(), model, settings.taskArn(), clock), clock.instant());
-        return ResultWrites.persistently("the failed result of " + job.requestId(),
-                () -> store.putResultIfAbsent(failed));
+                context.provenance(settings.tier(), model, settings.taskArn(), clock), clock.instant())
+                .withTrace(Traces.of(Span.current()).orElse(null));
+        return writeResult(failed);
     }
 
     private void emit(JobContext context, InferenceJob job, JobOutcome outcome, String errorCode, ModelIdentity model,
                       JobContext.Usage usage) {
         Tier tier = settings.tier();
+        Span.current().setAttribute(SpanAttributes.OUTCOME, outcome.wireName());
+        if (errorCode != null) {
+            Span.current().setAttribute(SpanAttributes.ERROR_CODE, errorCode);
+        }
         events.emit(context.event(job, job.task(), tier, outcome, errorCode, model, settings.taskArn(), clock, usage));
     }
 }

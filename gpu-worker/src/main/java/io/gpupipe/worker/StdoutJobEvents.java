@@ -3,10 +3,13 @@ package io.gpupipe.worker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.observability.EmfRecord;
+import io.gpupipe.model.observability.JobMetrics;
+import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.model.observability.MetricNamespace;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
+import org.jboss.logging.MDC;
 
 /**
  * Writes each job event to stdout twice: a structured JSON log line (for Logs Insights) and a CloudWatch Embedded
@@ -34,7 +37,9 @@ public final class StdoutJobEvents implements JobEvents {
     @Override
     public void emit(JobEvent event) {
         Instant now = clock.instant();
-        String log = logLine(event, now);
+        // emitted on the job's thread, whose MDC names the job's trace (JobProcessor)
+        Object traceId = MDC.get(LogFields.TRACE_ID);
+        String log = logLine(event, now, traceId == null ? null : traceId.toString());
         String emf = emfLine(event, now, namespace);
         synchronized (out) {
             out.println(log);
@@ -42,7 +47,20 @@ public final class StdoutJobEvents implements JobEvents {
         }
     }
 
+    /** The outcomes of a delivery that wrote the job's one result. */
+    private static boolean writesResult(JobOutcome outcome) {
+        return switch (outcome) {
+            case SUCCEEDED, FAILED, EXPIRED -> true;
+            case INVALID, CANCELLED, DUPLICATE, REQUEUED, RELEASED -> false;
+        };
+    }
+
     public static String logLine(JobEvent e, Instant at) {
+        return logLine(e, at, null);
+    }
+
+    /** The job event's JSON log line; {@code traceId} (the job's trace) is left out when null. */
+    public static String logLine(JobEvent e, Instant at, String traceId) {
         ObjectNode line = JobJson.mapper().createObjectNode();
         line.put("timestamp", at.toString());
         line.put("level", e.errorCode() == null ? "INFO" : "WARN");
@@ -69,19 +87,36 @@ public final class StdoutJobEvents implements JobEvents {
             line.put("modelVersion", e.modelVersion());
         }
         line.put("taskArn", e.taskArn());
+        if (traceId != null) {
+            line.put(LogFields.TRACE_ID, traceId);
+        }
         return line.toString();
     }
 
+    /**
+     * The EMF line: dimensions Tier and Outcome, rolled up to Tier alone (the per-tier percentiles the dashboard and
+     * the p99 alarm read: shared-model {@link JobMetrics}); never a requestId dimension. Submit-to-result latency
+     * only when this delivery wrote the job's result; tokens per second only for text that produced tokens.
+     */
     public static String emfLine(JobEvent e, Instant at, String namespace) {
         EmfRecord record = EmfRecord.namespace(namespace)
-                .dimension("Tier", e.tier().wireName())
+                .dimension(JobMetrics.TIER, e.tier().wireName())
                 .dimension("Outcome", e.outcome().wireName())
+                .rollUp(JobMetrics.TIER)
                 .metric("Jobs", 1, EmfRecord.Unit.Count)
-                .metric("QueueWaitMs", e.queueWaitMs(), EmfRecord.Unit.Milliseconds);
+                .metric(JobMetrics.QUEUE_WAIT_MS, e.queueWaitMs(), EmfRecord.Unit.Milliseconds);
+        if (writesResult(e.outcome())) {
+            record.metric(JobMetrics.SUBMIT_TO_RESULT_MS, e.queueWaitMs() + e.processingMs(),
+                    EmfRecord.Unit.Milliseconds);
+        }
         if (e.modelCalls() > 0) {
-            record.metric("InferenceMs", e.inferenceMs(), EmfRecord.Unit.Milliseconds)
+            record.metric(JobMetrics.INFERENCE_MS, e.inferenceMs(), EmfRecord.Unit.Milliseconds)
                     .metric("PromptTokens", e.promptTokens(), EmfRecord.Unit.Count)
                     .metric("CompletionTokens", e.completionTokens(), EmfRecord.Unit.Count);
+            if (e.completionTokens() > 0 && e.inferenceMs() > 0) {
+                record.metric(JobMetrics.TOKENS_PER_SECOND, e.completionTokens() * 1000.0 / e.inferenceMs(),
+                        EmfRecord.Unit.CountPerSecond);
+            }
         }
         return record.property("requestId", e.requestId())
                 .property("task", e.task() == null ? null : e.task().wireName())

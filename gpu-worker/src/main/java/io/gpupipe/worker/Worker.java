@@ -2,6 +2,8 @@ package io.gpupipe.worker;
 
 import io.gpupipe.model.consumption.AdaptiveWindow;
 import io.gpupipe.worker.backend.InferenceBackend;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +20,7 @@ import org.jboss.logging.Logger;
  */
 public final class Worker {
     private static final Logger LOG = Logger.getLogger(Worker.class);
+    static final String TRACER_NAME = "io.gpupipe.worker";
 
     private final WorkerSettings settings;
     private final InferenceBackend backend;
@@ -28,21 +31,25 @@ public final class Worker {
     private final ExecutorService io;
     private volatile boolean adaptive;
 
-    /** A worker without the result cache. */
+    /** A worker without the result cache whose job spans go nowhere (tests and benchmarks that look at neither). */
     public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend,
                   JobEvents events, Clock clock) {
-        this(settings, queue, store, backend, events, clock, ResultCacheWriter.NONE);
+        this(settings, queue, store, backend, events, clock, ResultCacheWriter.NONE,
+                OpenTelemetry.noop().getTracer(TRACER_NAME));
     }
 
-    /** A worker that writes result cache entries after its successes ({@link ResultCacheWriter}). */
-    Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
-           Clock clock, ResultCacheWriter cache) {
+    /**
+     * A worker that writes result cache entries after its successes ({@link ResultCacheWriter}) and makes its job
+     * spans with {@code tracer} (the app's: Quarkus OpenTelemetry's).
+     */
+    public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
+                  Clock clock, ResultCacheWriter cache, Tracer tracer) {
         this.settings = settings;
         this.backend = backend;
         this.window = new ConsumptionWindow(settings.maxInFlight());
         this.io = Executors.newCachedThreadPool(threads("gpupipe-io"));
         JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random, io,
-                cache);
+                cache, tracer);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
         this.consumer = new QueueConsumer(queue, processor::process,
                 new LastReceiveFailures(settings, store, backend, clock), window, settings, jobs, clock);

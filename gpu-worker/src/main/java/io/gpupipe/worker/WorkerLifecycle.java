@@ -5,6 +5,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -33,11 +34,13 @@ public class WorkerLifecycle {
     private final WorkerState state;
     private final JobEvents events;
     private final CacheStore cache;
+    private final Tracer tracer;
     private volatile Worker worker;
     private volatile Thread starter;
 
     WorkerLifecycle(WorkerConfig config, JobQueue queue, JobStore store, InferenceBackend backend, WorkerState state,
-                    JobEvents events, CacheStore cache) {
+                    JobEvents events, CacheStore cache, Tracer tracer) {
+        this.tracer = tracer;
         this.config = config;
         this.cache = cache;
         this.events = events;
@@ -85,7 +88,8 @@ public class WorkerLifecycle {
             state.moveTo(WorkerState.Phase.WARMING_UP, "waiting for the model");
             untilDone("warm up the model", () -> warmUp(settings));
             Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC(),
-                    new ResultCacheWriter(cache, TierCatalogue.bundled().get(settings.tier()), Clock.systemUTC()));
+                    new ResultCacheWriter(cache, TierCatalogue.bundled().get(settings.tier()), Clock.systemUTC()),
+                    tracer);
             synchronized (this) {
                 if (state.isShuttingDown()) {
                     return;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * A job's log lines carry its requestId and tier as MDC entries (JSON logs print them as {@code mdc}), so one Logs
+ * A job's log lines carry its requestId, tier and trace id as MDC entries (JSON logs print them as {@code mdc}), so one Logs
  * Insights query finds every line of a job. Shares the app and resources of {@link WorkerPipelineTest}.
  */
 @QuarkusTest
@@ -32,7 +32,8 @@ class JobLogContextTest extends WorkerAppTest {
             ExtLogRecord ext = (ExtLogRecord) record;
             captured.add(Map.of("message", ext.getFormattedMessage(), LogFields.REQUEST_ID,
                     String.valueOf(ext.getMdc(LogFields.REQUEST_ID)), LogFields.TIER,
-                    String.valueOf(ext.getMdc(LogFields.TIER))));
+                    String.valueOf(ext.getMdc(LogFields.TIER)), LogFields.TRACE_ID,
+                    String.valueOf(ext.getMdc(LogFields.TRACE_ID))));
         }
 
         @Override
@@ -69,6 +70,9 @@ class JobLogContextTest extends WorkerAppTest {
                 .isNotEmpty().allSatisfy(line -> {
                     assertThat(line.get(LogFields.REQUEST_ID)).isEqualTo(id);
                     assertThat(line.get(LogFields.TIER)).isEqualTo("small");
+                    // the job's trace (the app's worker has Quarkus OpenTelemetry's tracer): 32 hex digits
+                    assertThat(line.get(LogFields.TRACE_ID)).matches("[0-9a-f]{32}").isEqualTo(
+                            pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT).traceId());
                 });
     }
 }

@@ -26,6 +26,7 @@ import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
+import io.opentelemetry.api.OpenTelemetry;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -159,7 +160,8 @@ class ResultCacheWriterTest {
         worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
                 Optional.of(aws.queueUrl(LocalAws.DLQ))), new S3JobStore(pipeline.s3(), aws.bucket()), backend,
                 new CapturedEvents(), Clock.systemUTC(), new ResultCacheWriter(new S3CacheStore(pipeline.s3(),
-                aws.bucket()), TierCatalogue.bundled().get(Tier.of("large")), Clock.systemUTC()));
+                aws.bucket()), TierCatalogue.bundled().get(Tier.of("large")), Clock.systemUTC()),
+                OpenTelemetry.noop().getTracer("test"));
         worker.start();
     }
 

@@ -1,17 +1,21 @@
 package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.observability.JobMetrics;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StdoutJobEventsTest {
@@ -48,6 +52,42 @@ class StdoutJobEventsTest {
         assertThat(emf.path("InferenceMs").asDouble()).isEqualTo(4956.0);
         assertThat(emf.path("CompletionTokens").asDouble()).isEqualTo(102.0);
         assertThat(emf.path("requestId").asText()).isEqualTo(succeeded.requestId());
+    }
+
+    @Test
+    void emfLine_shouldPublishPerTierLatencyAndTokensPerSecond_inTheConfiguredNamespace() {
+        JsonNode emf = JobJson.read(StdoutJobEvents.emfLine(succeeded, NOW, "Team/Gpupipe"), JsonNode.class);
+        JsonNode directive = emf.at("/_aws/CloudWatchMetrics/0");
+        assertThat(directive.path("Namespace").asText()).isEqualTo("Team/Gpupipe");
+        // rolled up to the tier alone, which the dashboard's percentiles and the p99 alarm read
+        assertThat(directive.path("Dimensions").toString()).isEqualTo("[[\"Tier\",\"Outcome\"],[\"Tier\"]]");
+        // submit to result = queue wait + processing; tokens/s = completion tokens over inference seconds
+        assertThat(emf.path(JobMetrics.SUBMIT_TO_RESULT_MS).asDouble()).isEqualTo(1200.0 + 5010.0);
+        assertThat(emf.path(JobMetrics.TOKENS_PER_SECOND).asDouble()).isCloseTo(102 / 4.956, within(1e-9));
+        Map<String, String> units = new HashMap<>();
+        directive.path("Metrics").forEach(m -> units.put(m.path("Name").asText(), m.path("Unit").asText()));
+        assertThat(units).containsEntry(JobMetrics.SUBMIT_TO_RESULT_MS, "Milliseconds")
+                .containsEntry(JobMetrics.QUEUE_WAIT_MS, "Milliseconds")
+                .containsEntry(JobMetrics.INFERENCE_MS, "Milliseconds")
+                .containsEntry(JobMetrics.TOKENS_PER_SECOND, "Count/Second");
+    }
+
+    @Test
+    void emfLine_shouldLeaveOutSubmitToResult_whenTheDeliveryWroteNoResult() {
+        var requeued = new JobEvent("id", Tier.of("small"), Task.GENERATE, JobOutcome.REQUEUED, "model_error", 1, 40,
+                300, 350, 0, 0, 2, "m", "v", "local");
+        JsonNode emf = JobJson.read(StdoutJobEvents.emfLine(requeued, NOW, "Gpupipe"), JsonNode.class);
+        assertThat(emf.has(JobMetrics.SUBMIT_TO_RESULT_MS)).isFalse();
+        assertThat(emf.has(JobMetrics.TOKENS_PER_SECOND)).isFalse();
+        assertThat(emf.path(JobMetrics.INFERENCE_MS).asDouble()).isEqualTo(300.0);
+    }
+
+    @Test
+    void logLine_shouldCarryTheJobsTraceId_whenOneIsGiven() {
+        JsonNode log = JobJson.read(StdoutJobEvents.logLine(succeeded, NOW, "5759e988bd862e3fe1be46a994272793"),
+                JsonNode.class);
+        assertThat(log.path("traceId").asText()).isEqualTo("5759e988bd862e3fe1be46a994272793");
+        assertThat(JobJson.read(StdoutJobEvents.logLine(succeeded, NOW), JsonNode.class).has("traceId")).isFalse();
     }
 
     @Test

@@ -2,14 +2,18 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.observability.TraceContext;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The terminal result of a job, stored once at {@code results/{id}.json}. Field names follow seed 001's result
  * format (requestId, status, result{text, usage, finishReason}, processingTimeMs, taskArn, timestamp), extended with
  * tier, model, attempts and a structured error for failures. A result answered from the result cache says so:
- * {@code cached: true} and {@code cachedFrom}, the requestId whose run produced the output.
+ * {@code cached: true} and {@code cachedFrom}, the requestId whose run produced the output. {@code traceId} names the
+ * job's trace (the one the router started) and {@code traceparent} the worker's job span in it, so the notifier
+ * continues the same trace.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
@@ -28,7 +32,9 @@ public record JobResult(
         String callbackUrl,
         Instant timestamp,
         Boolean cached,
-        String cachedFrom) {
+        String cachedFrom,
+        String traceId,
+        String traceparent) {
 
     public JobResult {
         if (requestId == null || status == null) {
@@ -42,12 +48,27 @@ public record JobResult(
         }
     }
 
-    /** A result that is not from the cache. */
+    /** A result that is not from the cache, outside any trace and batch. */
     public JobResult(String requestId, JobStatus status, Task task, Output result, JobError error, Tier tier,
                      String model, String modelVersion, Long processingTimeMs, Long queueWaitMs, Integer attempts,
                      String taskArn, String callbackUrl, Instant timestamp) {
         this(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs, queueWaitMs,
-                attempts, taskArn, callbackUrl, timestamp, null, null);
+                attempts, taskArn, callbackUrl, timestamp, null, null, null, null);
+    }
+
+    /** This result as part of {@code trace} (the worker's job span); unchanged when {@code trace} is null. */
+    public JobResult withTrace(TraceContext trace) {
+        if (trace == null) {
+            return this;
+        }
+        return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, trace.traceId(),
+                trace.traceparent());
+    }
+
+    /** The trace context this result was written in, when it carries a valid one. */
+    public Optional<TraceContext> trace() {
+        return TraceContext.fromTraceparent(traceparent);
     }
 
     /** True when the result was answered from the result cache, not by a model run of its own. */

@@ -11,12 +11,20 @@ import io.gpupipe.model.notify.ResultDocument;
 import io.gpupipe.model.notify.ResultEvent;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotifierAwsException;
+import io.gpupipe.model.observability.LogFields;
+import io.gpupipe.telemetry.SpanAttributes;
+import io.gpupipe.telemetry.Traces;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.MDC;
 
 /**
  * Handles each record of an S3 event on its own: reads {@code results/{id}.json}, publishes the compact
@@ -31,6 +39,7 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class ResultNotifier {
+    static final String NOTIFY_SPAN = "result notify";
     private final ResultStore store;
     private final EventPublisher publisher;
     private final CallbackSender callbacks;
@@ -39,9 +48,11 @@ public class ResultNotifier {
     private final JsonLines lines;
     private final String successTopic;
     private final String errorTopic;
+    private final Tracer tracer;
 
     ResultNotifier(NotifierConfig config, ResultStore store, EventPublisher publisher, CallbackSender callbacks,
-                   DeliveryLedger ledger, CallbackRedeliverer redeliverer, JsonLines lines) {
+                   DeliveryLedger ledger, CallbackRedeliverer redeliverer, JsonLines lines, Tracer tracer) {
+        this.tracer = tracer;
         this.store = store;
         this.publisher = publisher;
         this.callbacks = callbacks;
@@ -98,6 +109,23 @@ public class ResultNotifier {
             return new RecordOutcome.Skipped(key, ((ResultDocument.Parsed.Unusable) parsed).reason());
         }
         JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
+        Span span = tracer.spanBuilder(NOTIFY_SPAN).setSpanKind(SpanKind.CONSUMER).setParent(Traces.parent(
+                result.trace())).setAttribute(SpanAttributes.REQUEST_ID, result.requestId()).startSpan();
+        MDC.put(LogFields.REQUEST_ID, result.requestId());
+        try {
+            return Traces.within(span, () -> {
+                RecordOutcome.Notified notified = notify(record, key, result);
+                span.setAttribute(SpanAttributes.OUTCOME, notified.callback().status().name()
+                        .toLowerCase(Locale.ROOT));
+                return notified;
+            });
+        } finally {
+            MDC.remove(LogFields.REQUEST_ID);
+        }
+    }
+
+    /** Publishes the result's event once and sends its callback once (the job's "result notify" span). */
+    private RecordOutcome.Notified notify(S3EventNotification.Record record, String key, JobResult result) {
         ResultEvent event = ResultEvent.of(result, record.bucket(), key);
         String json = event.toJson();
         if (result.callbackUrl() != null) {

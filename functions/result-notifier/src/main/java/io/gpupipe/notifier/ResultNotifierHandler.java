@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import io.gpupipe.model.notify.BatchReport;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotificationFailedException;
+import io.gpupipe.telemetry.Traces;
 import jakarta.inject.Named;
 
 /**
@@ -16,14 +17,21 @@ import jakarta.inject.Named;
 @Named("result-notifier")
 public class ResultNotifierHandler implements RequestHandler<S3EventNotification, BatchReport> {
     private final ResultNotifier notifier;
+    private final Traces traces;
 
-    ResultNotifierHandler(ResultNotifier notifier) {
+    ResultNotifierHandler(ResultNotifier notifier, Traces traces) {
         this.notifier = notifier;
+        this.traces = traces;
     }
 
     @Override
     public BatchReport handleRequest(S3EventNotification event, Context context) {
-        BatchReport report = notifier.notify(event);
+        BatchReport report;
+        try {
+            report = notifier.notify(event);
+        } finally {
+            traces.flush(); // before the environment freezes
+        }
         if (report.shouldFailInvocation()) {
             throw new NotificationFailedException("all " + report.records() + " record(s) failed retryably: "
                     + report.items().get(0).reason());

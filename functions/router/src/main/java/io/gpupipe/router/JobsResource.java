@@ -1,7 +1,9 @@
 package io.gpupipe.router;
 
+import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.StatusUrls;
+import io.gpupipe.router.internal.SubmitTracing;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -24,27 +26,31 @@ public class JobsResource {
     private final JobService service;
     private final RequestGate gate;
     private final StatusUrls statusUrls;
+    private final SubmitTracing tracing;
 
-    JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls) {
+    JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls, SubmitTracing tracing) {
         this.service = service;
         this.gate = gate;
         this.statusUrls = statusUrls;
+        this.tracing = tracing;
     }
 
     @POST
     @Path("v1/jobs")
     @Consumes(MediaType.WILDCARD)
     public Response submit(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-                           @HeaderParam(HttpHeaders.HOST) String host, @HeaderParam("X-Forwarded-Proto") String proto) {
-        return submit(body, contentType, urls(host, proto), false);
+                           @HeaderParam(HttpHeaders.HOST) String host, @HeaderParam("X-Forwarded-Proto") String proto,
+                           @HeaderParam(TraceContext.TRACEPARENT) String traceparent) {
+        return submit(body, contentType, urls(host, proto), false, traceparent);
     }
 
     /** Seed 001's endpoint: same behaviour as {@code POST /v1/jobs}, answer {@code {requestId, tier}}. */
     @POST
     @Path("infer")
     @Consumes(MediaType.WILDCARD)
-    public Response infer(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
-        return submit(body, contentType, id -> null, true);
+    public Response infer(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                          @HeaderParam(TraceContext.TRACEPARENT) String traceparent) {
+        return submit(body, contentType, id -> null, true, traceparent);
     }
 
     @GET
@@ -61,14 +67,16 @@ public class JobsResource {
         return ApiResponses.cancelled(service.cancel(id), urls(host, proto));
     }
 
-    private Response submit(byte[] body, String contentType, Function<String, String> urls, boolean seedShape) {
+    private Response submit(byte[] body, String contentType, Function<String, String> urls, boolean seedShape,
+                            String traceparent) {
         int length = body == null ? 0 : body.length;
         Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
         if (refusal.isPresent()) {
             return ApiResponses.error(refusal.get().status(), refusal.get().error());
         }
         String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
-        return ApiResponses.submitted(service.submit(json), urls, seedShape);
+        return tracing.traced(traceparent, () -> service.submit(json),
+                outcome -> ApiResponses.submitted(outcome, urls, seedShape));
     }
 
     private Function<String, String> urls(String host, String proto) {

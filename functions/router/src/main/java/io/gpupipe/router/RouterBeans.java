@@ -19,6 +19,9 @@ import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
+import io.gpupipe.router.internal.SubmitTracing;
+import io.gpupipe.telemetry.Traces;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
@@ -148,6 +151,12 @@ public class RouterBeans {
     @Singleton
     RequestGate requestGate(RouterConfig config) {
         return new RequestGate(config.maxBodyBytes());
+    }
+
+    @Produces
+    @Singleton
+    SubmitTracing submitTracing(Tracer tracer, Traces traces) {
+        return new SubmitTracing(tracer, traces);
     }
 
     @Produces

@@ -3,6 +3,7 @@ package io.gpupipe.worker.aws;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.worker.JobQueue;
 import io.gpupipe.worker.QueueAttributes;
 import io.gpupipe.worker.QueueMessage;
@@ -69,7 +70,7 @@ public final class SqsJobQueue implements JobQueue {
         List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(max)
                 .waitTimeSeconds((int) wait.toSeconds())
                 .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                        MessageSystemAttributeName.SENT_TIMESTAMP)
+                        MessageSystemAttributeName.SENT_TIMESTAMP, MessageSystemAttributeName.AWS_TRACE_HEADER)
                 .messageAttributeNames("All")).messages();
         List<QueueMessage> received = new ArrayList<>(messages.size());
         for (Message m : messages) {
@@ -78,9 +79,23 @@ public final class SqsJobQueue implements JobQueue {
                     MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"));
             String sent = system.get(MessageSystemAttributeName.SENT_TIMESTAMP);
             Instant sentAt = sent == null ? null : Instant.ofEpochMilli(Long.parseLong(sent));
-            received.add(new QueueMessage(m.messageId(), m.receiptHandle(), m.body(), receiveCount, sentAt));
+            received.add(new QueueMessage(m.messageId(), m.receiptHandle(), m.body(), receiveCount, sentAt,
+                    traceparent(m)));
         }
         return received;
+    }
+
+    /**
+     * The message's W3C traceparent attribute (set by the router), else the context of its AWSTraceHeader system
+     * attribute (a producer traced by X-Ray only), else null: the worker then starts a new trace.
+     */
+    private static String traceparent(Message m) {
+        MessageAttributeValue attribute = m.messageAttributes().get(MessageAttributes.TRACEPARENT);
+        Optional<TraceContext> trace = TraceContext.fromTraceparent(attribute == null ? null : attribute.stringValue());
+        if (trace.isEmpty()) {
+            trace = TraceContext.fromAwsTraceHeader(m.attributes().get(MessageSystemAttributeName.AWS_TRACE_HEADER));
+        }
+        return trace.map(TraceContext::traceparent).orElse(null);
     }
 
     @Override

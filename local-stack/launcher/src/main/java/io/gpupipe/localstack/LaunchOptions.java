@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Everything the launcher can be told. Ports 0 mean "any free port" (tests); {@code dataDir} null keeps S3 in
  * memory; {@code textModel} null means no text model (text jobs fail with {@code model_unavailable}) unless
- * {@code downloadTextModel} fetches the default one.
+ * {@code downloadTextModel} fetches the default one. {@code traceFile} non-null makes every component append its spans
+ * to that one JSON-lines file ({@code --trace-file}).
  */
 public record LaunchOptions(
         int apiPort,
@@ -29,7 +30,8 @@ public record LaunchOptions(
         Set<Tier> workers,
         Duration metricInterval,
         Path repo,
-        int routerConcurrency) {
+        int routerConcurrency,
+        Path traceFile) {
 
     public static final int DEFAULT_API_PORT = 8080;
     public static final int DEFAULT_SQS_PORT = 9324;
@@ -60,7 +62,7 @@ public record LaunchOptions(
                          boolean downloadTextModel, URI textModelUrl, String textModelSha256, Path cacheDir,
                          Backend backend, URI modelServerUrl, Set<Tier> workers, Duration metricInterval, Path repo) {
         this(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256, cacheDir,
-                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY);
+                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY, null);
     }
 
     /** The defaults of the command line, with the given repository root and cache directory. */
@@ -73,26 +75,37 @@ public record LaunchOptions(
     /** Any free ports for the API, SQS and S3 (tests; never collides with a developer's 8080). */
     public LaunchOptions withFreePorts() {
         return new LaunchOptions(0, 0, 0, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256,
-                cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency);
+                cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency, traceFile);
     }
 
     public LaunchOptions withTextModel(Path model) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, model, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency);
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
+                traceFile);
     }
 
     public LaunchOptions withWorkers(Set<Tier> tiers) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo, routerConcurrency);
+                textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo, routerConcurrency,
+                traceFile);
     }
 
     public LaunchOptions withMetricInterval(Duration interval) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo, routerConcurrency);
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo, routerConcurrency,
+                traceFile);
     }
 
     public LaunchOptions withRouterConcurrency(int environments) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
-                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, environments);
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, environments,
+                traceFile);
+    }
+
+    /** Every component appends its spans to {@code file} (JSON lines; null: no trace file). */
+    public LaunchOptions withTraceFile(Path file) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
+                file);
     }
 }

@@ -41,6 +41,7 @@ public final class LaunchOptionsParser {
             "                           [every tier]; run the others yourself, e.g. from your IDE",
             "  --metric-interval SECS   how often the scaling-metric function runs                     [60]",
             "  --router-concurrency N   router invocations at once (Lambda execution environments, 1-64) [16]",
+            "  --trace-file FILE        every component appends its spans to FILE (JSON lines)         [off]",
             "  --help                   this text",
             "",
             "Ctrl-C drains the workers, stops everything and exits 0.");
@@ -122,7 +123,7 @@ public final class LaunchOptionsParser {
     private static final class Builder {
         private static final Set<String> FLAGS = Set.of("--api-port", "--sqs-port", "--s3-port", "--data",
                 "--text-model", "--text-model-url", "--text-model-sha256", "--cache-dir", "--backend",
-                "--model-server-url", "--workers", "--metric-interval", "--router-concurrency");
+                "--model-server-url", "--workers", "--metric-interval", "--router-concurrency", "--trace-file");
 
         private final LaunchOptions d;
         private int apiPort;
@@ -139,6 +140,7 @@ public final class LaunchOptionsParser {
         private Set<Tier> workers;
         private Duration metricInterval;
         private int routerConcurrency;
+        private Path traceFile;
 
         Builder(LaunchOptions d, Map<String, String> env) {
             this.d = d;
@@ -157,6 +159,7 @@ public final class LaunchOptionsParser {
             workers = d.workers();
             metricInterval = d.metricInterval();
             routerConcurrency = d.routerConcurrency();
+            traceFile = d.traceFile();
         }
 
         boolean knows(String flag) {
@@ -179,6 +182,7 @@ public final class LaunchOptionsParser {
                 case "--workers" -> workers = tiers(value);
                 case "--metric-interval" -> metricInterval = Duration.ofSeconds(positive(flag, value));
                 case "--router-concurrency" -> routerConcurrency = environments(flag, value);
+                case "--trace-file" -> traceFile = Path.of(value).toAbsolutePath();
                 default -> throw new BadFlagException("unknown flag " + flag + "; run with --help to list the flags");
             }
         }
@@ -200,7 +204,7 @@ public final class LaunchOptionsParser {
                 throw new BadFlagException("--text-model and --download-text-model both given; use one of them");
             }
             return new LaunchOptions(apiPort, sqsPort, s3Port, data, textModel, download, textModelUrl, sha256,
-                    cacheDir, chosen, modelServerUrl, workers, metricInterval, d.repo(), routerConcurrency);
+                    cacheDir, chosen, modelServerUrl, workers, metricInterval, d.repo(), routerConcurrency, traceFile);
         }
 
         private static int port(String flag, String value) {

@@ -122,7 +122,10 @@ public final class LocalStack implements AutoCloseable {
         step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
         aws = LocalAws.start(overrides.localAws(LocalAwsOptions.defaults().withPorts(options.sqsPort(),
                 options.s3Port()).withDataDir(options.dataDir())));
-        ComponentEnvironment env = new ComponentEnvironment(aws);
+        ComponentEnvironment env = new ComponentEnvironment(aws, options.traceFile());
+        if (options.traceFile() != null) {
+            console.info("every component appends its spans to " + options.traceFile());
+        }
 
         step("starting the router function from " + packages.repo().relativize(routerZip));
         router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15),

@@ -61,6 +61,15 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void parse_shouldTurnTheTraceFileOn_onlyWhenTheFlagNamesOne() {
+        assertThat(run().traceFile()).isNull();
+        assertThat(run("--trace-file", "traces.jsonl").traceFile())
+                .isEqualTo(Path.of("traces.jsonl").toAbsolutePath());
+        assertThat(run("--trace-file=/tmp/t.jsonl").traceFile()).isEqualTo(Path.of("/tmp/t.jsonl"));
+        assertThat(invalid("--trace-file")).contains("--trace-file needs a value");
+    }
+
+    @Test
     void parse_shouldReadEveryFlag_whenGivenWithSpaceOrEquals() {
         // when
         LaunchOptions options = run("--api-port", "8081", "--sqs-port=9325", "--s3-port", "9001", "--data", "d",

@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,11 +70,14 @@ class LocalStackEndToEndTest {
     private SqsClient sqs;
 
     @BeforeAll
-    void start() {
+    void start() throws IOException {
         RequiredPackages.assertBuilt();
+        // not the @TempDir field: it is not injected yet when a PER_CLASS @BeforeAll runs
+        Path traceFile = Files.createTempDirectory("gpupipe-e2e-").resolve("traces.jsonl");
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
                 .withWorkers(Set.of(Tier.of("small"), Tier.of("speech"))).withMetricInterval(Duration.ofSeconds(3))
-                .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null);
+                .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null)
+                .withTraceFile(traceFile);
         PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
         stack = LocalStack.start(options, new Console(tee));
         api = new ApiClient(stack.apiUri());
@@ -331,6 +335,46 @@ class LocalStackEndToEndTest {
                 .filter(line -> line.startsWith("[worker-")).filter(line -> line.contains(second))).isEmpty();
         assertThat(output.toString(StandardCharsets.UTF_8).lines()
                 .filter(line -> line.startsWith("[worker-")).anyMatch(line -> line.contains(first))).isTrue();
+    }
+
+    @Test
+    void trace_shouldFollowOneJobFromRouterThroughWorkerToNotifier_whenTheTraceFileIsOn() {
+        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        // given
+        String id = UUID.randomUUID().toString();
+        // when
+        api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Follow this job.\"}");
+        JsonNode done = api.awaitTerminal(id, JOB_LIMIT);
+        String traceId = done.path("result").path("traceId").asText();
+        List<String> steps = List.of("router submit", "worker job", "queue wait", "marker claim", "model call",
+                "result write", "result notify");
+        List<TraceTimeline.Span> trace = new ArrayList<>();
+        awaitTrue(() -> {
+            trace.clear();
+            trace.addAll(TraceTimeline.ofJob(TraceTimeline.read(stack.options().traceFile()), id));
+            return trace.stream().map(TraceTimeline.Span::name).collect(Collectors.toSet()).containsAll(steps);
+        }, "every step of " + id + " in the trace file");
+        System.out.println(TraceTimeline.render(trace));
+        // then: one trace, the one the result names, across three components
+        assertThat(done.path("status").asText()).isEqualTo("succeeded");
+        assertThat(trace).allSatisfy(span -> assertThat(span.traceId()).isEqualTo(traceId));
+        assertThat(trace).extracting(TraceTimeline.Span::service).contains("router", "gpu-worker",
+                "result-notifier");
+        TraceTimeline.Span submit = span(trace, "router submit");
+        TraceTimeline.Span job = span(trace, "worker job");
+        TraceTimeline.Span notify = span(trace, "result notify");
+        assertThat(submit.parentSpanId()).isNull();
+        assertThat(job.parentSpanId()).isEqualTo(submit.spanId());
+        assertThat(notify.parentSpanId()).isEqualTo(job.spanId());
+        assertThat(span(trace, "model call").parentSpanId()).isEqualTo(job.spanId());
+        // in order: submitted, run, written, notified
+        assertThat(submit.startNanos()).isLessThan(job.startNanos());
+        assertThat(span(trace, "result write").endNanos()).isLessThanOrEqualTo(job.endNanos());
+        assertThat(job.startNanos()).isLessThan(notify.startNanos());
+    }
+
+    private static TraceTimeline.Span span(List<TraceTimeline.Span> trace, String name) {
+        return trace.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     }
 
     @Test

@@ -7,6 +7,8 @@ package io.gpupipe.model.observability;
 public final class LogFields {
     public static final String REQUEST_ID = "requestId";
     public static final String TIER = "tier";
+    /** The job's trace (32 hex digits): the MDC key Quarkus OpenTelemetry also uses for the current span's trace. */
+    public static final String TRACE_ID = "traceId";
 
     private LogFields() {
     }

@@ -5,16 +5,22 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.observability.TraceContext;
+import io.gpupipe.telemetry.Traces;
+import io.opentelemetry.api.trace.Span;
 import io.gpupipe.router.exception.QueueRejectedMessageException;
 import io.gpupipe.router.exception.QueueUnavailableException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * {@link JobQueue} on SQS: one queue per tier; the body is {@link JobMessage#inline} of the job, or a claim check
@@ -51,9 +57,11 @@ public final class SqsJobQueue implements JobQueue {
                     JobMessage.utf8Length(inline));
         }
         String message = body;
+        Optional<TraceContext> trace = Traces.of(Span.current());
         try {
             return sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(message)
-                    .messageAttributes(attributes(job, tier))).messageId();
+                    .messageAttributes(attributes(job, tier, trace)).messageSystemAttributes(systemAttributes(trace)))
+                    .messageId();
         } catch (AwsServiceException e) {
             if (e.statusCode() >= 400 && e.statusCode() < 500 && !e.isThrottlingException()) {
                 throw new QueueRejectedMessageException("BUG or misconfiguration: the " + tier.wireName()
@@ -68,7 +76,19 @@ public final class SqsJobQueue implements JobQueue {
         }
     }
 
-    private static Map<String, MessageAttributeValue> attributes(InferenceJob job, Tier tier) {
+    /**
+     * The X-Ray trace header of the current span (the router's submit span) as the AWSTraceHeader system
+     * attribute, the only system attribute SendMessage takes (SendMessage, MessageSystemAttributes, Amazon SQS API
+     * Reference); none when tracing is off.
+     */
+    private static Map<MessageSystemAttributeNameForSends, MessageSystemAttributeValue> systemAttributes(
+            Optional<TraceContext> trace) {
+        return trace.map(t -> Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER, MessageSystemAttributeValue
+                .builder().dataType("String").stringValue(t.awsTraceHeader()).build())).orElse(Map.of());
+    }
+
+    private static Map<String, MessageAttributeValue> attributes(InferenceJob job, Tier tier,
+                                                                 Optional<TraceContext> trace) {
         Map<String, MessageAttributeValue> attributes = new HashMap<>();
         attributes.put(MessageAttributes.TIER, string(tier.wireName()));
         attributes.put(MessageAttributes.TASK, string(job.task().wireName()));
@@ -76,6 +96,7 @@ public final class SqsJobQueue implements JobQueue {
             attributes.put(MessageAttributes.PRIORITY, MessageAttributeValue.builder().dataType("Number")
                     .stringValue(job.priority().toString()).build());
         }
+        trace.ifPresent(t -> attributes.put(MessageAttributes.TRACEPARENT, string(t.traceparent())));
         return attributes;
     }
 

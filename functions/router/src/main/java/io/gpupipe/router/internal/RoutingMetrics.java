@@ -3,9 +3,12 @@ package io.gpupipe.router.internal;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.EmfRecord;
+import io.gpupipe.model.observability.JobMetrics;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -15,7 +18,7 @@ import org.jboss.logging.Logger;
  * Publishing never throws: a metric that cannot be written is logged and dropped, never failing a request.
  */
 public final class RoutingMetrics {
-    public static final String JOBS_ROUTED = "JobsRouted";
+    public static final String JOBS_ROUTED = JobMetrics.JOBS_ROUTED;
     public static final String CLASSIFIER_FALLBACKS = "ClassifierFallbacks";
     public static final String CACHE_HITS = "CacheHits";
     private static final Logger LOG = Logger.getLogger(RoutingMetrics.class);
@@ -35,11 +38,19 @@ public final class RoutingMetrics {
         this.namespace = namespace;
     }
 
-    /** One routed job: metric {@value #JOBS_ROUTED} with dimension Tier; reason, task, requestId as properties. */
+    /**
+     * One routed job: metrics {@value #JOBS_ROUTED} and {@link JobMetrics#SUBMIT_LATENCY_MS} (from its submission,
+     * stamped when the request arrived, to now: it is on its queue) with dimension Tier; reason, task, requestId as
+     * properties (searchable, never dimensions).
+     */
     public void routed(InferenceJob job, RoutingDecision decision) {
+        Instant now = clock.instant();
         publish(() -> EmfRecord.namespace(namespace)
-                .dimension("Tier", decision.tier().wireName())
+                .dimension(JobMetrics.TIER, decision.tier().wireName())
                 .metric(JOBS_ROUTED, 1, EmfRecord.Unit.Count)
+                .metric(JobMetrics.SUBMIT_LATENCY_MS, job.submittedAt() == null ? 0
+                        : Math.max(0, Duration.between(job.submittedAt(), now).toMillis()),
+                        EmfRecord.Unit.Milliseconds)
                 .property("reason", decision.reason().name())
                 .property("task", job.task().wireName())
                 .property("requestId", job.requestId()));

@@ -8,6 +8,7 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.observability.JobMetrics;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
 import java.time.Instant;
@@ -42,6 +43,19 @@ class RoutingMetricsTest {
         assertThat(emf.get(RoutingMetrics.JOBS_ROUTED).asDouble()).isEqualTo(1.0);
         assertThat(emf.get("reason").asText()).isEqualTo("MAX_TOKENS");
         assertThat(emf.get("requestId").asText()).isEqualTo(JOB.requestId());
+    }
+
+    @Test
+    void routed_shouldPublishSubmitLatencyInMilliseconds_fromTheJobsSubmissionToNow() throws Exception {
+        List<String> lines = new ArrayList<>();
+        new RoutingMetrics(lines::add, Clock.fixed(NOW.plusMillis(42), ZoneOffset.UTC), "Custom/Ns")
+                .routed(JOB, new RoutingDecision(Tier.of("small"), RoutingDecision.Reason.DEFAULT));
+        JsonNode emf = JobJson.mapper().readTree(lines.get(0));
+        assertThat(emf.at("/_aws/CloudWatchMetrics/0/Namespace").asText()).isEqualTo("Custom/Ns");
+        assertThat(emf.get(JobMetrics.SUBMIT_LATENCY_MS).asDouble()).isEqualTo(42.0);
+        assertThat(emf.at("/_aws/CloudWatchMetrics/0/Metrics/1/Unit").asText()).isEqualTo("Milliseconds");
+        // bounded dimensions: the tier only, never the requestId
+        assertThat(emf.at("/_aws/CloudWatchMetrics/0/Dimensions").toString()).isEqualTo("[[\"Tier\"]]");
     }
 
     @Test

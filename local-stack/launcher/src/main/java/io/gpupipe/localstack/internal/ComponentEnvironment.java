@@ -8,6 +8,7 @@ import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.observability.TracingSettings;
 import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,9 +28,16 @@ public final class ComponentEnvironment {
     public static final String ECS_CLUSTER = "gpupipe-local";
 
     private final LocalAws aws;
+    private final Path traceFile;
 
     public ComponentEnvironment(LocalAws aws) {
+        this(aws, null);
+    }
+
+    /** Components whose spans all go to {@code traceFile} (JSON lines), or nowhere when it is null. */
+    public ComponentEnvironment(LocalAws aws, Path traceFile) {
         this.aws = aws;
+        this.traceFile = traceFile;
     }
 
     /** {@code quarkus.sqs.endpoint-override} → {@code QUARKUS_SQS_ENDPOINT_OVERRIDE} (Quarkus's env mapping). */
@@ -47,6 +55,10 @@ public final class ComponentEnvironment {
         });
         // deployed components log JSON lines (quarkus-logging-json); on a developer's console text reads better
         env.put(envName("quarkus.log.console.json.enabled"), "false");
+        if (traceFile != null) {
+            env.put(TracingSettings.EXPORTER_ENV, TracingSettings.FILE);
+            env.put(TracingSettings.FILE_ENV, traceFile.toAbsolutePath().toString());
+        }
         return env;
     }
 
