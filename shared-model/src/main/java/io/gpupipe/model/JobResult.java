@@ -1,13 +1,15 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.batch.BatchMember;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * The terminal result of a job, stored once at {@code results/{id}.json}. Field names follow seed 001's result
  * format (requestId, status, result{text, usage, finishReason}, processingTimeMs, taskArn, timestamp), extended with
- * tier, model, attempts and a structured error for failures.
+ * tier, model, attempts and a structured error for failures. A batch line's result names its {@code batch}, so the
+ * notifier records the line as ended without a lookup.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
@@ -24,7 +26,8 @@ public record JobResult(
         Integer attempts,
         String taskArn,
         String callbackUrl,
-        Instant timestamp) {
+        Instant timestamp,
+        BatchMember batch) {
 
     public JobResult {
         if (requestId == null || status == null) {
@@ -33,6 +36,20 @@ public record JobResult(
         if (!status.isTerminal() || status == JobStatus.CANCELLED) {
             throw new IllegalArgumentException("a result is succeeded or failed, not " + status.wireName());
         }
+    }
+
+    /** The result of a job that belongs to no batch. */
+    public JobResult(String requestId, JobStatus status, Task task, Output result, JobError error, Tier tier,
+                     String model, String modelVersion, Long processingTimeMs, Long queueWaitMs, Integer attempts,
+                     String taskArn, String callbackUrl, Instant timestamp) {
+        this(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs, queueWaitMs,
+                attempts, taskArn, callbackUrl, timestamp, null);
+    }
+
+    /** The same result, as line {@code member} of a batch (null: of no batch). */
+    public JobResult withBatch(BatchMember member) {
+        return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, member);
     }
 
     /** Model output: text fields for {@code generate}, audio fields for {@code speech}. */
@@ -82,12 +99,12 @@ public record JobResult(
     public static JobResult succeeded(InferenceJob job, Output output, Provenance run, Instant now) {
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), output, null, run.tier(),
                 run.model(), run.modelVersion(), run.processingTimeMs(), run.queueWaitMs(), run.attempts(),
-                run.taskArn(), job.callbackUrl(), now);
+                run.taskArn(), job.callbackUrl(), now, job.batch());
     }
 
     /** A failure for a job that could be read; {@code run} may be null when the job never reached a worker. */
     public static JobResult failed(InferenceJob job, JobError error, Provenance run, Instant now) {
-        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now);
+        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now).withBatch(job.batch());
     }
 
     /** A failure for a job known only by its id (e.g. a malformed message that still carried a requestId). */
