@@ -5,6 +5,8 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
+import io.gpupipe.submission.CancelOutcome;
+import io.gpupipe.submission.SubmitOutcome;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
@@ -62,6 +64,11 @@ final class ApiResponses {
             return json(409, new ErrorResponse(List.of(new FieldError("status", ApiErrorCodes.NOT_CANCELLABLE,
                     "job " + c.view().requestId() + " is " + c.view().status().wireName()
                             + " and can no longer be cancelled")), c.view().requestId(), null));
+        }
+        if (outcome instanceof CancelOutcome.PartOfBatch p) {
+            return json(409, new ErrorResponse(List.of(new FieldError("requestId", ApiErrorCodes.PART_OF_BATCH,
+                    "job " + p.view().requestId() + " is a line of batch " + p.batchId() + "; cancel the batch: "
+                            + "DELETE /v1/batches/" + p.batchId())), p.view().requestId(), null));
         }
         if (outcome instanceof CancelOutcome.NotFound n) {
             return notFound(n.requestId());

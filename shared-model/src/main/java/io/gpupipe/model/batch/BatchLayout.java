@@ -101,12 +101,30 @@ public final class BatchLayout {
 
     /** The ended record of a chunk: its counts are in the key, so listing {@link #endedPrefix} sums a batch. */
     public static String endedKey(String batchId, int chunk, LineCounts counts) {
-        return endedPrefix(batchId) + chunkName(chunk) + "." + counts.succeeded() + "." + counts.failed() + "."
-                + counts.expired() + "." + counts.cancelled() + "." + counts.invalid();
+        return endedPrefix(batchId) + countsName(chunk, counts);
     }
 
-    /** An ended record's chunk and counts, from its key. */
-    public static Optional<EndedChunk> parseEndedKey(String key) {
+    public static String progressPrefix(String batchId) {
+        return batchPrefix(batchId) + "progress/";
+    }
+
+    /** The progress records of one chunk (a record per count reached, older ones deleted as newer ones land). */
+    public static String progressPrefix(String batchId, int chunk) {
+        return progressPrefix(batchId) + chunkName(chunk) + ".";
+    }
+
+    /** A running chunk's counts so far, in the key. */
+    public static String progressKey(String batchId, int chunk, LineCounts counts) {
+        return progressPrefix(batchId) + countsName(chunk, counts);
+    }
+
+    private static String countsName(int chunk, LineCounts counts) {
+        return chunkName(chunk) + "." + counts.succeeded() + "." + counts.failed() + "." + counts.expired() + "."
+                + counts.cancelled() + "." + counts.invalid();
+    }
+
+    /** An ended or progress record's chunk and counts, from its key. */
+    public static Optional<EndedChunk> parseCountsKey(String key) {
         Matcher name = ENDED_NAME.matcher(key.substring(key.lastIndexOf('/') + 1));
         if (!name.matches()) {
             return Optional.empty();

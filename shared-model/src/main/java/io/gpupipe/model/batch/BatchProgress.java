@@ -7,21 +7,29 @@ import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 /**
- * A running batch's progress from what the listings show: the ended chunks with their counts (one listing of
- * {@link BatchLayout#endedPrefix}, the counts are in the keys) and, for each chunk still running, its done records.
- * The cost of reading it is bounded by the chunk count, never by the line count.
+ * A running batch's progress from two listings, whatever its size: the ended chunks' counts ({@link
+ * BatchLayout#endedPrefix}) and the running chunks' counts so far ({@link BatchLayout#progressPrefix}); the counts
+ * are in the keys. Of a running chunk's progress records (an older one may linger until the newer one's writer
+ * deletes it), the one with the most ended lines counts.
  */
-public record BatchProgress(Map<Integer, LineCounts> ended) {
+public record BatchProgress(Map<Integer, LineCounts> ended, Map<Integer, LineCounts> running) {
     public BatchProgress {
         ended = Map.copyOf(ended);
+        running = Map.copyOf(running);
     }
 
-    public static BatchProgress ofEndedKeys(Collection<String> endedKeys) {
+    public static BatchProgress ofKeys(Collection<String> endedKeys, Collection<String> progressKeys) {
         Map<Integer, LineCounts> ended = new TreeMap<>();
         for (String key : endedKeys) {
-            BatchLayout.parseEndedKey(key).ifPresent(chunk -> ended.put(chunk.chunk(), chunk.counts()));
+            BatchLayout.parseCountsKey(key).ifPresent(chunk -> ended.put(chunk.chunk(), chunk.counts()));
         }
-        return new BatchProgress(ended);
+        Map<Integer, LineCounts> running = new TreeMap<>();
+        for (String key : progressKeys) {
+            BatchLayout.parseCountsKey(key).filter(chunk -> !ended.containsKey(chunk.chunk()))
+                    .ifPresent(chunk -> running.merge(chunk.chunk(), chunk.counts(),
+                            (a, b) -> a.ended() >= b.ended() ? a : b));
+        }
+        return new BatchProgress(ended, running);
     }
 
     /** True once every chunk of {@code plan} has ended. */
@@ -34,13 +42,15 @@ public record BatchProgress(Map<Integer, LineCounts> ended) {
         return IntStream.range(0, plan.chunks().size()).filter(c -> !ended.containsKey(c)).boxed().toList();
     }
 
-    /** Every line's outcome so far: the ended chunks' counts plus the running chunks' done records. */
-    public LineCounts counts(Map<Integer, ChunkProgress> running) {
+    /** Every line's outcome so far: the ended chunks' counts plus the running chunks' counts so far. */
+    public LineCounts counts() {
         LineCounts counts = ended.values().stream().reduce(LineCounts.ZERO, LineCounts::plus);
-        for (ChunkProgress progress : running.values()) {
-            counts = counts.plus(progress.counts());
-        }
-        return counts;
+        return running.values().stream().reduce(counts, LineCounts::plus);
+    }
+
+    /** The ended chunks' counts alone (a finished batch's are all there). */
+    public LineCounts endedCounts() {
+        return ended.values().stream().reduce(LineCounts.ZERO, LineCounts::plus);
     }
 
     /** The status to show for a stored, not yet terminal batch: finalizing once every chunk ended. */

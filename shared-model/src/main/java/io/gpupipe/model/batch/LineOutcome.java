@@ -1,5 +1,8 @@
 package io.gpupipe.model.batch;
 
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -23,6 +26,14 @@ public enum LineOutcome {
     /** The key suffix of a done record. */
     public char code() {
         return code;
+    }
+
+    /** How the line of {@code result}'s job ended: succeeded, expired (its TTL ran out), or failed. */
+    public static LineOutcome of(JobResult result) {
+        if (result.status() == JobStatus.SUCCEEDED) {
+            return SUCCEEDED;
+        }
+        return result.error() != null && ErrorCodes.EXPIRED.equals(result.error().code()) ? EXPIRED : FAILED;
     }
 
     public static Optional<LineOutcome> fromCode(char code) {

@@ -3,7 +3,6 @@ package io.gpupipe.model.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -27,24 +26,26 @@ class BatchProgressTest {
     }
 
     @Test
-    void batchProgress_shouldSumEndedChunksFromTheirKeys_andRunningOnesFromTheirRecords() {
+    void batchProgress_shouldSumEndedChunksAndTheLatestProgressOfRunningOnes_fromTheirKeys() {
         // given
         BatchPlan plan = new BatchPlan(2500, List.of(new ChunkPlan(0, 1, 0, 1, 1000, List.of()),
                 new ChunkPlan(1, 1001, 1, 2, 1000, List.of()), new ChunkPlan(2, 2001, 2, 3, 500, List.of())));
         List<String> ended = List.of(BatchLayout.endedKey(ID, 0, new LineCounts(990, 5, 1, 0, 4)),
                 BatchLayout.endedKey(ID, 2, new LineCounts(500, 0, 0, 0, 0)));
-        ChunkProgress running = ChunkProgress.ofKeys(List.of(BatchLayout.doneKey(ID, 1, 1001, LineOutcome.SUCCEEDED),
-                BatchLayout.doneKey(ID, 1, 1002, LineOutcome.FAILED)));
+        // chunk 1 is running: a lingering older progress record, and the latest; chunk 2's is stale (it ended)
+        List<String> running = List.of(BatchLayout.progressKey(ID, 1, new LineCounts(1, 0, 0, 0, 0)),
+                BatchLayout.progressKey(ID, 1, new LineCounts(1, 1, 0, 0, 0)),
+                BatchLayout.progressKey(ID, 2, new LineCounts(7, 0, 0, 0, 0)));
 
         // when
-        BatchProgress progress = BatchProgress.ofEndedKeys(ended);
+        BatchProgress progress = BatchProgress.ofKeys(ended, running);
 
         // then
         assertThat(progress.running(plan)).containsExactly(1);
         assertThat(progress.allEnded(plan)).isFalse();
-        assertThat(progress.counts(Map.of(1, running)).toRequestCounts(plan.lines()))
+        assertThat(progress.counts().toRequestCounts(plan.lines()))
                 .isEqualTo(new RequestCounts(2500, 1491, 11));
-        assertThat(BatchLayout.parseEndedKey(ended.get(0)).orElseThrow().counts())
+        assertThat(BatchLayout.parseCountsKey(ended.get(0)).orElseThrow().counts())
                 .isEqualTo(new LineCounts(990, 5, 1, 0, 4));
     }
 

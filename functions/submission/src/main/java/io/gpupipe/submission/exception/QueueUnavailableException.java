@@ -1,4 +1,4 @@
-package io.gpupipe.router.exception;
+package io.gpupipe.submission.exception;
 
 /** A tier queue refused the message or could not be reached; the job was not enqueued. */
 public class QueueUnavailableException extends RuntimeException {

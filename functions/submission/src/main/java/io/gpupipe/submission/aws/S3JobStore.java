@@ -1,10 +1,11 @@
-package io.gpupipe.router.aws;
+package io.gpupipe.submission.aws;
 
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
-import io.gpupipe.router.exception.StoreUnavailableException;
+import io.gpupipe.submission.JobStore;
+import io.gpupipe.submission.exception.StoreUnavailableException;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Optional;

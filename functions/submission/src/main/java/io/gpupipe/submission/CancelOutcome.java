@@ -1,4 +1,4 @@
-package io.gpupipe.router;
+package io.gpupipe.submission;
 
 import io.gpupipe.model.JobView;
 
@@ -16,11 +16,15 @@ public sealed interface CancelOutcome {
     record NotCancellable(JobView view) implements CancelOutcome {
     }
 
+    /** A line of a batch: it is cancelled with its batch only (409 naming the batch). */
+    record PartOfBatch(JobView view, String batchId) implements CancelOutcome {
+    }
+
     /** Unknown job (404). */
     record NotFound(String requestId) implements CancelOutcome {
     }
 
-    /** The path does not hold a UUID v4 (400). */
+    /** The path does not hold a UUID v4 (400; the router checks ids before asking). */
     record InvalidId(String raw) implements CancelOutcome {
     }
 }

@@ -1,4 +1,4 @@
-package io.gpupipe.router.exception;
+package io.gpupipe.submission.exception;
 
 /** The results bucket could not be read or written (S3 unreachable, throttling, access denied). */
 public class StoreUnavailableException extends RuntimeException {

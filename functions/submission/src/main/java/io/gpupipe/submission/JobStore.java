@@ -1,7 +1,8 @@
-package io.gpupipe.router.aws;
+package io.gpupipe.submission;
 
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobView;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Optional;
@@ -9,7 +10,7 @@ import java.util.Optional;
 /**
  * The job documents in the results bucket ({@link io.gpupipe.model.JobLayout}): the marker, written create-only and
  * replaced conditionally, and the terminal result. Failures to reach the store throw
- * {@link io.gpupipe.router.exception.StoreUnavailableException}.
+ * {@link io.gpupipe.submission.exception.StoreUnavailableException}.
  */
 public interface JobStore {
     /**
@@ -38,6 +39,11 @@ public interface JobStore {
 
     /** A presigned GET URL for an object of the bucket, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);
+
+    /** What a client sees of the job now (result over marker); empty when it is unknown. */
+    default Optional<JobView> view(String requestId) {
+        return JobView.of(requestId, readMarker(requestId).map(StoredMarker::state), readResult(requestId));
+    }
 
     /** A marker as read, with the ETag that makes a conditional replace possible. */
     record StoredMarker(JobState state, String eTag) {

@@ -1,7 +1,7 @@
-package io.gpupipe.router.exception;
+package io.gpupipe.submission.exception;
 
 /**
- * SQS refused the message with a client error (4xx other than throttling): a bug in how the router builds messages
+ * SQS refused the message with a client error (4xx other than throttling): a bug in how messages are built
  * or a misconfigured queue, never an outage and never the client's fault, so it is a 500 that is not retryable.
  */
 public class QueueRejectedMessageException extends RuntimeException {

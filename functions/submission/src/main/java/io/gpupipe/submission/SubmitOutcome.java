@@ -1,4 +1,4 @@
-package io.gpupipe.router;
+package io.gpupipe.submission;
 
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;

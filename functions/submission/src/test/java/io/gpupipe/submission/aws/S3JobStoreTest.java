@@ -1,4 +1,4 @@
-package io.gpupipe.router.aws;
+package io.gpupipe.submission.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,8 +11,7 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.router.LocalAwsProbe;
-import io.gpupipe.router.exception.StoreUnavailableException;
+import io.gpupipe.submission.exception.StoreUnavailableException;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -29,7 +28,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
-/** The S3 adapter against S3Proxy: the conditional writes the router relies on really are conditional. */
+/** The S3 adapter against S3Proxy: the conditional writes the router and the batch function rely on really are conditional. */
 class S3JobStoreTest {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static LocalAws aws;
@@ -41,7 +40,7 @@ class S3JobStoreTest {
     static void startLocalAws() {
         aws = LocalAws.start();
         s3 = aws.newS3Client();
-        presigner = LocalAwsProbe.presigner(aws);
+        presigner = aws.newS3Presigner();
         store = new S3JobStore(s3, presigner, aws.bucket());
     }
 
