@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Test;
  * calls, fits its 15 s).
  */
 class FunctionTimeoutsTest {
-    /** JobService's resubmission: create marker, read marker, read result, rewrite marker, send. */
+    /**
+     * The router's longest sequences: a resubmission (create marker, read marker, read result, rewrite marker, send)
+     * and a batch's status (read record, list ended chunks, list progress, read terminal record), 5 and 4 calls.
+     */
     private static final int ROUTER_SEQUENTIAL_CALLS = 5;
     private static final Pattern FUNCTION = Pattern.compile(
             "\\n  (\\w+):\\n    Type: AWS::Serverless::Function\\n((?:    .*\\n|\\n)*)");
@@ -50,7 +53,7 @@ class FunctionTimeoutsTest {
     @Test
     void apiCallTimeouts_shouldEndEveryCallBeforeTheLambdaTimeout_forEveryFunctionInTheTemplate() throws IOException {
         assertThat(lambdaTimeouts).containsKeys("router", "result-notifier", "scaling-metric", "repair-logger",
-                "dead-letter");
+                "dead-letter", "batch");
         for (Map.Entry<String, Duration> function : lambdaTimeouts.entrySet()) {
             Properties properties = properties(function.getKey());
             Set<String> services = services(properties);

@@ -41,6 +41,7 @@ class SamTemplateTiersTest {
         Map<String, Map<String, Object>> parameters = sam.findParameters("*");
         Map<String, Object> router = environment("GPUPIPE_ROUTER_");
         Map<String, Object> scaling = environment("GPUPIPE_SCALING_");
+        Map<String, Object> batch = environment("GPUPIPE_BATCH_");
         for (TierDefinition tier : CATALOGUE.tiers()) {
             String name = capitalized(tier.tier().wireName());
             String env = tier.tier().envName();
@@ -54,6 +55,7 @@ class SamTemplateTiersTest {
             assertThat(number(parameters, name + "BacklogPerTask")).as(name + "BacklogPerTask")
                     .isEqualTo((long) tier.backlogPerTask());
             assertThat(router.get("GPUPIPE_ROUTER_QUEUE_URLS_" + env)).isEqualTo("!Ref " + name + "Queue");
+            assertThat(batch.get("GPUPIPE_BATCH_TIER_QUEUE_URLS_" + env)).isEqualTo("!Ref " + name + "Queue");
             assertThat(scaling.get("GPUPIPE_SCALING_TIERS_" + env + "_QUEUE_URL")).isEqualTo("!Ref " + name + "Queue");
             assertThat(scaling).containsKeys("GPUPIPE_SCALING_TIERS_" + env + "_CLUSTER",
                     "GPUPIPE_SCALING_TIERS_" + env + "_SERVICE");
@@ -69,8 +71,11 @@ class SamTemplateTiersTest {
                 .filter(k -> k.startsWith("GPUPIPE_ROUTER_QUEUE_URLS_"))).hasSize(tiers);
         assertThat(environment("GPUPIPE_SCALING_").keySet().stream()
                 .filter(k -> k.startsWith("GPUPIPE_SCALING_TIERS_") && k.endsWith("_QUEUE_URL"))).hasSize(tiers);
-        // every tier queue plus the DLQ, the callback retry queue and the function-failure queue
-        assertThat(sam.findResources("AWS::SQS::Queue")).hasSize(tiers + 3);
+        assertThat(environment("GPUPIPE_BATCH_").keySet().stream()
+                .filter(k -> k.startsWith("GPUPIPE_BATCH_TIER_QUEUE_URLS_"))).hasSize(tiers);
+        // every tier queue plus the DLQ, the callback retry queue, the function-failure queue, the batch queue and
+        // its DLQ
+        assertThat(sam.findResources("AWS::SQS::Queue")).hasSize(tiers + 5);
     }
 
     /**

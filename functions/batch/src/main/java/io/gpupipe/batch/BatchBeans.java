@@ -20,8 +20,6 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -89,18 +87,13 @@ public class BatchBeans {
         return new LineLedger(store, tasks);
     }
 
-    /** The threads a chunk's S3 and SQS calls run on (marker writes, cancels, result reads). */
     @Produces
     @Singleton
-    ExecutorService pool(BatchConfig config) {
-        return Executors.newFixedThreadPool(config.concurrency(), r -> {
-            Thread thread = new Thread(r, "batch-io");
-            thread.setDaemon(true);
-            return thread;
-        });
+    BatchIo io(BatchConfig config) {
+        return new BatchIo(config.concurrency());
     }
 
-    void closePool(@Disposes ExecutorService pool) {
-        pool.shutdownNow();
+    void closeIo(@Disposes BatchIo io) {
+        io.close();
     }
 }

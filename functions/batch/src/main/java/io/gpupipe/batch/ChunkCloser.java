@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import org.jboss.logging.Logger;
 
 /**
@@ -36,9 +35,9 @@ public class ChunkCloser {
     private final BatchStore store;
     private final BatchFiles files;
     private final BatchTasks tasks;
-    private final ExecutorService pool;
+    private final BatchIo pool;
 
-    ChunkCloser(BatchStore store, BatchFiles files, BatchTasks tasks, ExecutorService pool) {
+    ChunkCloser(BatchStore store, BatchFiles files, BatchTasks tasks, BatchIo pool) {
         this.store = store;
         this.files = files;
         this.tasks = tasks;

@@ -32,7 +32,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -54,10 +53,10 @@ public class ChunkWork {
     private final JobCanceller canceller;
     private final RoutingPolicy policy;
     private final TierCatalogue tiers;
-    private final ExecutorService pool;
+    private final BatchIo pool;
 
     ChunkWork(BatchStore store, BatchFiles files, LineLedger ledger, JobSubmitter submitter, JobCanceller canceller,
-              RoutingPolicy policy, TierCatalogue tiers, ExecutorService pool) {
+              RoutingPolicy policy, TierCatalogue tiers, BatchIo pool) {
         this.store = store;
         this.files = files;
         this.ledger = ledger;

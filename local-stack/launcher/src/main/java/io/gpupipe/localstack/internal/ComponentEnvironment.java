@@ -51,6 +51,7 @@ public final class ComponentEnvironment {
         }
         env.put("GPUPIPE_ROUTER_BUCKET", aws.bucket());
         env.put("GPUPIPE_ROUTER_CLASSIFIER_TYPE", "heuristic");
+        env.put("GPUPIPE_ROUTER_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
         return env;
     }
 
@@ -62,6 +63,7 @@ public final class ComponentEnvironment {
         env.put("GPUPIPE_NOTIFIER_CALLBACK_SECRET", CALLBACK_SECRET);
         env.put("GPUPIPE_NOTIFIER_ALLOWED_CALLBACK_HOSTS", "localhost,127.0.0.1");
         env.put("GPUPIPE_NOTIFIER_CALLBACK_RETRY_QUEUE_URL", aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE));
+        env.put("GPUPIPE_NOTIFIER_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
         return env;
     }
 
@@ -69,6 +71,17 @@ public final class ComponentEnvironment {
     public Map<String, String> deadLetter() {
         Map<String, String> env = awsClients();
         env.put("GPUPIPE_DEADLETTER_BUCKET", aws.bucket());
+        return env;
+    }
+
+    /** The batch function: the bucket, its own queue (its event source too) and every tier's queue. */
+    public Map<String, String> batch() {
+        Map<String, String> env = awsClients();
+        env.put("GPUPIPE_BATCH_BUCKET", aws.bucket());
+        env.put("GPUPIPE_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
+        for (TierDefinition tier : aws.tiers().tiers()) {
+            env.put("GPUPIPE_BATCH_TIER_QUEUE_URLS_" + tier.tier().envName(), aws.queueUrl(tier.queue()));
+        }
         return env;
     }
 
