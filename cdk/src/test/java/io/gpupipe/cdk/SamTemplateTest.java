@@ -264,10 +264,11 @@ class SamTemplateTest {
         Map<String, Object> queue = properties(sam.findResources("AWS::SQS::Queue").get("BatchQueue"));
         assertThat(((Number) queue.get("VisibilityTimeout")).intValue())
                 .isEqualTo(6 * ((Number) function.get("Timeout")).intValue());
+        // (a JSON-typed property keeps the short form: {"Fn::GetAtt": "BatchDeadLetterQueue.Arn"})
         assertThat(map(queue.get("RedrivePolicy")).get("deadLetterTargetArn"))
-                .isEqualTo(Map.of("Fn::GetAtt", List.of("BatchDeadLetterQueue", "Arn")));
+                .isEqualTo(Map.of("Fn::GetAtt", "BatchDeadLetterQueue.Arn"));
         sam.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of("Dimensions", List.of(Map.of(
-                "Name", "QueueName", "Value", Map.of("Fn::GetAtt", List.of("BatchDeadLetterQueue", "QueueName")))),
+                "Name", "QueueName", "Value", Map.of("Fn::GetAtt", "BatchDeadLetterQueue.QueueName"))),
                 "AlarmActions", List.of(Map.of("Ref", "AlarmTopic")))));
         // its role names each prefix it touches, and nothing else
         List<Map<String, Object>> statements = list(map(list(function.get("Policies")).get(3)).get("Statement"))
