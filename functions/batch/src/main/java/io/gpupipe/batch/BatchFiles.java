@@ -12,9 +12,6 @@ import java.util.Optional;
  * {@link io.gpupipe.submission.exception.StoreUnavailableException}.
  */
 public interface BatchFiles {
-    /** The size of the object at {@code key}, or empty when there is none. */
-    Optional<Long> size(String key);
-
     /** The bytes {@code [start, end)} of the object at {@code key}, as a stream the caller closes. */
     InputStream open(String key, long start, long end);
 

@@ -84,7 +84,7 @@ public class Planner {
     }
 
     private BatchPlanner.Outcome readPlan(BatchState state) {
-        Optional<Long> size = files.size(state.inputFileId());
+        Optional<Long> size = store.size(state.inputFileId());
         if (size.isEmpty()) {
             return new BatchPlanner.Outcome.Refused(BatchError.of("input_file_missing", "the input file "
                     + state.inputFileId() + " is gone"));

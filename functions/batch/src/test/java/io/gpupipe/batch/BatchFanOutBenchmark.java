@@ -150,7 +150,8 @@ class BatchFanOutBenchmark {
     /** The BatchFunction's Timeout in the root sam-template.yaml. */
     private static Duration lambdaTimeout() throws IOException {
         String template = Files.readString(Path.of("..", "..", "sam-template.yaml"));
-        Matcher function = Pattern.compile("(?s)\\n  BatchFunction:\\n.*?\\n      Timeout: (\\d+)\\n").matcher(template);
+        Matcher function = Pattern.compile("(?s)\\n  BatchFunction:\\n.*?\\n      Timeout: (\\d+)\\n")
+                .matcher(template);
         assertThat(function.find()).as("BatchFunction Timeout in sam-template.yaml").isTrue();
         return Duration.ofSeconds(Long.parseLong(function.group(1)));
     }

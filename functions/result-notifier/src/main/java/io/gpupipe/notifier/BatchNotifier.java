@@ -55,7 +55,8 @@ public class BatchNotifier {
     public RecordOutcome lineEnded(String bucket, String key, JobResult result) {
         if (tasks.isEmpty()) {
             return new RecordOutcome.Failed(key, "result of batch " + result.batch().batchId() + " line "
-                    + result.batch().line() + " not recorded: no batch queue (GPUPIPE_NOTIFIER_BATCH_QUEUE_URL)", false);
+                    + result.batch().line() + " not recorded: no batch queue (GPUPIPE_NOTIFIER_BATCH_QUEUE_URL)",
+                    false);
         }
         LineLedger ledger = new LineLedger(new S3BatchStore(s3, presigner, bucket), tasks.get());
         try {

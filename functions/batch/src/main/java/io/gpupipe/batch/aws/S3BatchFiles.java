@@ -7,7 +7,7 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.ChunkManifest;
-import io.gpupipe.submission.exception.StoreUnavailableException;
+import io.gpupipe.submission.aws.S3Objects;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +21,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * {@link BatchFiles} on the Quarkus-managed S3 client. A chunk reads only its bytes (GetObject with a Range); the
@@ -31,30 +30,17 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 @ApplicationScoped
 public class S3BatchFiles implements BatchFiles {
     static final int PART_BYTES = 8 * 1024 * 1024;
-    private static final int PRECONDITION_FAILED = 412;
-    private static final int CONFLICT = 409;
-    private static final int NOT_FOUND = 404;
+    private static final String JSONL = "application/jsonl";
+    private static final int COPY_BUFFER_BYTES = 64 * 1024;
 
     private final S3Client s3;
+    private final S3Objects objects;
     private final String bucket;
 
     S3BatchFiles(S3Client s3, BatchConfig config) {
         this.s3 = s3;
+        this.objects = new S3Objects(s3, null, config.bucket());
         this.bucket = config.bucket();
-    }
-
-    @Override
-    public Optional<Long> size(String key) {
-        try {
-            return Optional.of(s3.headObject(b -> b.bucket(bucket).key(key)).contentLength());
-        } catch (S3Exception e) {
-            if (e.statusCode() == NOT_FOUND) {
-                return Optional.empty();
-            }
-            throw unavailable("read", key, e);
-        } catch (SdkException e) {
-            throw unavailable("read", key, e);
-        }
     }
 
     @Override
@@ -62,7 +48,7 @@ public class S3BatchFiles implements BatchFiles {
         try {
             return s3.getObject(b -> b.bucket(bucket).key(key).range("bytes=" + start + "-" + (end - 1)));
         } catch (SdkException e) {
-            throw unavailable("read", key, e);
+            throw objects.unavailable("read", key, e);
         }
     }
 
@@ -71,43 +57,31 @@ public class S3BatchFiles implements BatchFiles {
         try {
             return s3.getObject(b -> b.bucket(bucket).key(key));
         } catch (SdkException e) {
-            throw unavailable("read", key, e);
+            throw objects.unavailable("read", key, e);
         }
     }
 
     @Override
     public Optional<ChunkManifest> readManifest(String batchId, int chunk) {
-        return read(BatchLayout.manifestKey(batchId, chunk)).map(json -> JobJson.read(json, ChunkManifest.class));
+        return objects.read(BatchLayout.manifestKey(batchId, chunk))
+                .map(bytes -> JobJson.read(bytes.asUtf8String(), ChunkManifest.class));
     }
 
     @Override
     public void createManifest(ChunkManifest manifest) {
-        String key = BatchLayout.manifestKey(manifest.batchId(), manifest.chunk());
-        try {
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json").ifNoneMatch("*"),
-                    RequestBody.fromString(JobJson.write(manifest)));
-        } catch (S3Exception e) {
-            if (e.statusCode() != PRECONDITION_FAILED && e.statusCode() != CONFLICT) {
-                throw unavailable("write", key, e);
-            }
-        } catch (SdkException e) {
-            throw unavailable("write", key, e);
-        }
+        objects.createOnly(BatchLayout.manifestKey(manifest.batchId(), manifest.chunk()), "application/json",
+                RequestBody.fromString(JobJson.write(manifest)));
     }
 
     @Override
     public Optional<JobResult> readResult(String requestId) {
-        return read(JobLayout.resultKey(requestId)).map(json -> JobJson.read(json, JobResult.class));
+        return objects.read(JobLayout.resultKey(requestId))
+                .map(bytes -> JobJson.read(bytes.asUtf8String(), JobResult.class));
     }
 
     @Override
     public void put(String key, byte[] content) {
-        try {
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/jsonl"),
-                    RequestBody.fromBytes(content));
-        } catch (SdkException e) {
-            throw unavailable("write", key, e);
-        }
+        objects.put(key, JSONL, RequestBody.fromBytes(content));
     }
 
     @Override
@@ -123,14 +97,13 @@ public class S3BatchFiles implements BatchFiles {
                     continue;
                 }
                 try (InputStream stream = in.get()) {
-                    byte[] chunk = new byte[64 * 1024];
+                    byte[] chunk = new byte[COPY_BUFFER_BYTES];
                     for (int n = stream.read(chunk); n >= 0; n = stream.read(chunk)) {
                         buffer.write(chunk, 0, n);
                         total += n;
                         if (buffer.size() >= PART_BYTES) {
-                            uploadId = uploadId != null ? uploadId
-                                    : s3.createMultipartUpload(b -> b.bucket(bucket).key(key)
-                                    .contentType("application/jsonl")).uploadId();
+                            uploadId = uploadId != null ? uploadId : s3.createMultipartUpload(b -> b.bucket(bucket)
+                                    .key(key).contentType(JSONL)).uploadId();
                             uploaded.add(uploadPart(key, uploadId, uploaded.size() + 1, buffer.toByteArray()));
                             buffer.reset();
                         }
@@ -153,7 +126,7 @@ public class S3BatchFiles implements BatchFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("assembling " + key, e);
         } catch (SdkException e) {
-            throw unavailable("write", key, e);
+            throw objects.unavailable("write", key, e);
         }
     }
 
@@ -169,20 +142,5 @@ public class S3BatchFiles implements BatchFiles {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
-    }
-
-    private Optional<String> read(String key) {
-        try {
-            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String());
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
-        } catch (SdkException e) {
-            throw unavailable("read", key, e);
-        }
-    }
-
-    private StoreUnavailableException unavailable(String action, String key, SdkException e) {
-        return new StoreUnavailableException("cannot " + action + " s3://" + bucket + "/" + key + ": "
-                + e.getMessage(), e);
     }
 }

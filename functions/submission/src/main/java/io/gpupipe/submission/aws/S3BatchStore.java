@@ -4,114 +4,74 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.submission.BatchStore;
-import io.gpupipe.submission.exception.StoreUnavailableException;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * {@link BatchStore} on S3: create-only writes with {@code If-None-Match: *}, replaces and deletes with
- * {@code If-Match: <etag>} (S3 conditional writes; 412 when the condition fails, 409 on a concurrent write),
- * ListObjectsV2 page by page, DeleteObjects in groups of at most 1,000 keys (its limit, Amazon S3 API Reference).
+ * {@link BatchStore} on S3 ({@link S3Objects}' conditional writes), ListObjectsV2 page by page, DeleteObjects in
+ * groups of at most 1,000 keys (its limit, Amazon S3 API Reference).
  */
 public final class S3BatchStore implements BatchStore {
     private static final String JSON = "application/json";
-    private static final int NOT_FOUND = 404;
-    private static final int CONFLICT = 409;
-    private static final int PRECONDITION_FAILED = 412;
     private static final int DELETE_OBJECTS_MAX_KEYS = 1000;
 
     private final S3Client s3;
-    private final S3Presigner presigner;
+    private final S3Objects objects;
     private final String bucket;
 
     public S3BatchStore(S3Client s3, S3Presigner presigner, String bucket) {
         this.s3 = s3;
-        this.presigner = presigner;
+        this.objects = new S3Objects(s3, presigner, bucket);
         this.bucket = bucket;
     }
 
     @Override
     public Optional<String> create(BatchState state) {
-        String key = BatchLayout.recordKey(state.id());
-        try {
-            return Optional.of(s3.putObject(b -> b.bucket(bucket).key(key).contentType(JSON).ifNoneMatch("*"),
-                    RequestBody.fromString(JobJson.write(state))).eTag());
-        } catch (S3Exception e) {
-            if (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT) {
-                return Optional.empty();
-            }
-            throw unavailable("write", key, e);
-        } catch (SdkException e) {
-            throw unavailable("write", key, e);
-        }
+        return objects.createOnly(BatchLayout.recordKey(state.id()), JSON,
+                RequestBody.fromString(JobJson.write(state)));
     }
 
     @Override
     public Optional<StoredBatch> read(String batchId) {
-        return object(BatchLayout.recordKey(batchId)).map(bytes -> new StoredBatch(JobJson.read(bytes.asUtf8String(),
-                BatchState.class), bytes.response().eTag()));
+        return objects.read(BatchLayout.recordKey(batchId)).map(bytes -> new StoredBatch(JobJson.read(
+                bytes.asUtf8String(), BatchState.class), bytes.response().eTag()));
     }
 
     @Override
     public boolean replace(BatchState state, String eTag) {
-        String key = BatchLayout.recordKey(state.id());
-        try {
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType(JSON).ifMatch(eTag),
-                    RequestBody.fromString(JobJson.write(state)));
-            return true;
-        } catch (S3Exception e) {
-            if (isConditionFailure(e)) {
-                return false;
-            }
-            throw unavailable("replace", key, e);
-        } catch (SdkException e) {
-            throw unavailable("replace", key, e);
-        }
+        return objects.replace(BatchLayout.recordKey(state.id()), JSON, JobJson.write(state), eTag);
     }
 
     @Override
     public boolean delete(String batchId, String eTag) {
-        String key = BatchLayout.recordKey(batchId);
-        try {
-            s3.deleteObject(b -> b.bucket(bucket).key(key).ifMatch(eTag));
-            return true;
-        } catch (S3Exception e) {
-            if (isConditionFailure(e)) {
-                return false;
-            }
-            throw unavailable("delete", key, e);
-        } catch (SdkException e) {
-            throw unavailable("delete", key, e);
-        }
+        return objects.delete(BatchLayout.recordKey(batchId), eTag);
     }
 
     @Override
     public Optional<BatchState> readFinal(String batchId) {
-        return object(BatchLayout.finalKey(batchId)).map(bytes -> JobJson.read(bytes.asUtf8String(), BatchState.class));
+        return objects.read(BatchLayout.finalKey(batchId))
+                .map(bytes -> JobJson.read(bytes.asUtf8String(), BatchState.class));
     }
 
     @Override
     public boolean createFinal(BatchState terminal) {
-        return createOnly(BatchLayout.finalKey(terminal.id()), JobJson.write(terminal));
+        return objects.createOnly(BatchLayout.finalKey(terminal.id()), JSON,
+                RequestBody.fromString(JobJson.write(terminal))).isPresent();
     }
 
     @Override
     public boolean createEmpty(String key) {
-        return createOnly(key, "");
+        return objects.createOnly(key, JSON, RequestBody.empty()).isPresent();
     }
 
     @Override
@@ -123,7 +83,7 @@ public final class S3BatchStore implements BatchStore {
             try {
                 s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(group).quiet(true)));
             } catch (SdkException e) {
-                throw unavailable("delete", group.size() + " keys under " + group.get(0).key(), e);
+                throw objects.unavailable("delete", group.size() + " keys under " + group.get(0).key(), e);
             }
         }
     }
@@ -135,70 +95,23 @@ public final class S3BatchStore implements BatchStore {
             s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
                     .map(S3Object::key).forEach(keys::add);
         } catch (SdkException e) {
-            throw unavailable("list", prefix, e);
+            throw objects.unavailable("list", prefix, e);
         }
         return keys;
     }
 
     @Override
     public Optional<Long> size(String key) {
-        try {
-            return Optional.of(s3.headObject(b -> b.bucket(bucket).key(key)).contentLength());
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
-        } catch (S3Exception e) {
-            if (e.statusCode() == NOT_FOUND) {
-                return Optional.empty();
-            }
-            throw unavailable("read", key, e);
-        } catch (SdkException e) {
-            throw unavailable("read", key, e);
-        }
+        return objects.size(key);
     }
 
     @Override
     public URL presignPut(String key, Duration ttl) {
-        return presigner.presignPutObject(p -> p.signatureDuration(ttl)
-                .putObjectRequest(r -> r.bucket(bucket).key(key))).url();
+        return objects.presignPut(key, ttl);
     }
 
     @Override
     public URL presignGet(String key, Duration ttl) {
-        return presigner.presignGetObject(p -> p.signatureDuration(ttl)
-                .getObjectRequest(g -> g.bucket(bucket).key(key))).url();
-    }
-
-    private boolean createOnly(String key, String body) {
-        try {
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType(JSON).ifNoneMatch("*"),
-                    RequestBody.fromString(body));
-            return true;
-        } catch (S3Exception e) {
-            if (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT) {
-                return false;
-            }
-            throw unavailable("write", key, e);
-        } catch (SdkException e) {
-            throw unavailable("write", key, e);
-        }
-    }
-
-    private Optional<ResponseBytes<GetObjectResponse>> object(String key) {
-        try {
-            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)));
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
-        } catch (SdkException e) {
-            throw unavailable("read", key, e);
-        }
-    }
-
-    private static boolean isConditionFailure(S3Exception e) {
-        return e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT || e.statusCode() == NOT_FOUND;
-    }
-
-    private StoreUnavailableException unavailable(String action, String key, SdkException e) {
-        return new StoreUnavailableException("cannot " + action + " s3://" + bucket + "/" + key + ": "
-                + e.getMessage(), e);
+        return objects.presignGet(key, ttl);
     }
 }
