@@ -24,7 +24,7 @@ cd "$root"
 # The Mandrel builder of Quarkus 3.33.2 (its default, quarkus.native.builder-image=mandrel). Pin a digest for
 # reproducible builds: MANDREL_IMAGE=quay.io/quarkus/ubi9-quarkus-mandrel-builder-image@sha256:<digest>
 MANDREL_IMAGE="${MANDREL_IMAGE:-quay.io/quarkus/ubi9-quarkus-mandrel-builder-image:jdk-25}"
-FUNCTIONS=(router scaling-metric result-notifier repair-logger dead-letter)
+FUNCTIONS=(router scaling-metric result-notifier repair-logger dead-letter batch)
 TAG="${TAG:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo dev)}"
 MODELS_DIR="${MODELS_DIR:-native-build/models}"
 

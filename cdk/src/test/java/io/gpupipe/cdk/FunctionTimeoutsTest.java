@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class FunctionTimeoutsTest {
     /**
-     * JobService's longest path, a resubmission: create marker, read marker, read result, rewrite marker, send. A
+     * The router's longest sequences: a resubmission (create marker, read marker, read result, rewrite marker, send)
+     * and a batch's status (read record, list ended chunks, list progress, read terminal record), 5 and 4 calls. A
      * result cache hit makes 4 (create marker, read entry, copy audio, write result), a miss 3 or 4 (create marker,
      * read entry, [claim-check payload,] send): the look-up happens only after a new marker, never on a resubmission.
      */
@@ -54,7 +55,7 @@ class FunctionTimeoutsTest {
     @Test
     void apiCallTimeouts_shouldEndEveryCallBeforeTheLambdaTimeout_forEveryFunctionInTheTemplate() throws IOException {
         assertThat(lambdaTimeouts).containsKeys("router", "result-notifier", "scaling-metric", "repair-logger",
-                "dead-letter");
+                "dead-letter", "batch");
         for (Map.Entry<String, Duration> function : lambdaTimeouts.entrySet()) {
             Properties properties = properties(function.getKey());
             Set<String> services = services(properties);

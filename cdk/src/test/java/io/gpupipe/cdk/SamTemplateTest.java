@@ -41,7 +41,8 @@ class SamTemplateTest {
                 .templateFile(Path.of("..", "sam-template.yaml").toString())
                 // kept as written: CDK's typed SAM resources lag behind the SAM specification
                 .dehydratedResources(List.of("InferenceApi", "RouterFunction", "ScalingMetricFunction",
-                        "ResultNotifierFunction", "RepairLoggerFunction", "DeadLetterFunction"))
+                        "ResultNotifierFunction", "RepairLoggerFunction", "DeadLetterFunction",
+                        "BatchFunction"))
                 .build();
         return Template.fromStack(holder);
     }
@@ -166,14 +167,14 @@ class SamTemplateTest {
     }
 
     @Test
-    void functions_shouldSwitchRuntimeByPackageAndLogWithRetention_whenFive() {
+    void functions_shouldSwitchRuntimeByPackageAndLogWithRetention_whenSix() {
         // then
         Map<String, Map<String, Object>> functions = sam.findResources("AWS::Serverless::Function");
         // dehydrated resources get CDK logical ids: TemplateRouterFunctionXXXX
-        assertThat(functions.keySet()).hasSize(5)
+        assertThat(functions.keySet()).hasSize(6)
                 .anyMatch(k -> k.contains("RouterFunction")).anyMatch(k -> k.contains("ScalingMetricFunction"))
                 .anyMatch(k -> k.contains("ResultNotifierFunction")).anyMatch(k -> k.contains("RepairLoggerFunction"))
-                .anyMatch(k -> k.contains("DeadLetterFunction"));
+                .anyMatch(k -> k.contains("DeadLetterFunction")).anyMatch(k -> k.contains("BatchFunction"));
         functions.forEach((name, f) -> {
             Map<String, Object> p = properties(f);
             assertThat(String.valueOf(p.get("CodeUri"))).as(name).matches("functions/[a-z-]+/target/function\\.zip");
@@ -287,6 +288,63 @@ class SamTemplateTest {
         int start = template.indexOf("\n  RouterFunction:\n");
         int policies = template.indexOf("      Policies:", start);
         return template.substring(policies, template.indexOf("      Events:", policies));
+    }
+
+    @Test
+    void batchFunction_shouldConsumeTheBatchQueueOneStepAtATime_withItsOwnRoleAndADlqAlarm() {
+        // given
+        Map<String, Object> function = function("BatchFunction");
+
+        // then: SQS-triggered on the batch queue, one step per invocation, only failed steps kept
+        Map<String, Object> trigger = map(map(function.get("Events")).get("BatchSteps"));
+        assertThat(trigger.get("Type")).isEqualTo("SQS");
+        Map<String, Object> mapping = map(trigger.get("Properties"));
+        assertThat(mapping.get("Queue")).isEqualTo(Map.of("Fn::GetAtt", "BatchQueue.Arn"));
+        assertThat(mapping.get("BatchSize")).isEqualTo(1);
+        assertThat(mapping.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
+        // the queue: visibility 6 x the timeout (Lambda's advice for SQS sources), redrive to an alarmed DLQ
+        Map<String, Object> queue = properties(sam.findResources("AWS::SQS::Queue").get("BatchQueue"));
+        assertThat(((Number) queue.get("VisibilityTimeout")).intValue())
+                .isEqualTo(6 * ((Number) function.get("Timeout")).intValue());
+        // (a JSON-typed property keeps the short form: {"Fn::GetAtt": "BatchDeadLetterQueue.Arn"})
+        assertThat(map(queue.get("RedrivePolicy")).get("deadLetterTargetArn"))
+                .isEqualTo(Map.of("Fn::GetAtt", "BatchDeadLetterQueue.Arn"));
+        sam.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of("Dimensions", List.of(Map.of(
+                "Name", "QueueName", "Value", Map.of("Fn::GetAtt", "BatchDeadLetterQueue.QueueName"))),
+                "AlarmActions", List.of(Map.of("Ref", "AlarmTopic")))));
+        // its role names each prefix it touches, and nothing else
+        List<Map<String, Object>> statements = list(map(list(function.get("Policies")).get(3)).get("Statement"))
+                .stream().map(TemplateJson::map).filter(s -> s.containsKey("Sid")).toList();
+        assertThat(statements).extracting(s -> s.get("Sid")).containsExactly("BatchQueue", "ReadInputs",
+                "BatchRecords", "JobMarkers", "ClaimCheckPayloads", "ReadResults",
+                "ListRecordsAndMissingKeysAre404Not403");
+        assertThat(String.valueOf(statements.get(1).get("Resource"))).contains("/batch-inputs/*");
+        assertThat(statements.get(1).get("Action")).isEqualTo("s3:GetObject");
+    }
+
+    @Test
+    void batchApi_shouldRouteEveryBatchPathToTheRouter_andTheFinalRecordToTheNotifier() {
+        // given
+        Map<String, Object> routerEvents = map(function("RouterFunction").get("Events"));
+        Map<String, Object> notifier = function("ResultNotifierFunction");
+
+        // then
+        assertThat(routerEvents.values().stream().map(TemplateJson::map).map(e -> map(e.get("Properties")))
+                .map(p -> p.get("Method") + " " + p.get("Path")).toList())
+                .contains("POST /v1/batches/uploads", "POST /v1/batches", "GET /v1/batches/{id}",
+                        "DELETE /v1/batches/{id}", "POST /v1/batches/{id}/cancel");
+        assertThat(map(map(function("RouterFunction").get("Environment")).get("Variables")))
+                .containsEntry("GPUPIPE_ROUTER_BATCH_QUEUE_URL", Map.of("Ref", "BatchQueue"));
+        Map<String, Object> finished = map(map(map(map(notifier.get("Events")).get("BatchFinished"))
+                .get("Properties")).get("Filter"));
+        assertThat(finished.toString()).contains("batches/").contains("/final.json");
+        assertThat(map(map(notifier.get("Environment")).get("Variables")))
+                .containsEntry("GPUPIPE_NOTIFIER_BATCH_QUEUE_URL", Map.of("Ref", "BatchQueue"));
+    }
+
+    private static Map<String, Object> function(String name) {
+        return properties(sam.findResources("AWS::Serverless::Function").entrySet().stream()
+                .filter(e -> e.getKey().contains(name)).findFirst().orElseThrow().getValue());
     }
 
     private static void assertDeniesInsecureTransport(Map<String, Object> policy) {

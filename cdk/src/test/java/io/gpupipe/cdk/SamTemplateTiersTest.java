@@ -42,6 +42,7 @@ class SamTemplateTiersTest {
         Map<String, Map<String, Object>> parameters = sam.findParameters("*");
         Map<String, Object> router = environment("GPUPIPE_ROUTER_");
         Map<String, Object> scaling = environment("GPUPIPE_SCALING_");
+        Map<String, Object> batch = environment("GPUPIPE_BATCH_");
         for (TierDefinition tier : CATALOGUE.tiers()) {
             String name = capitalized(tier.tier().wireName());
             String env = tier.tier().envName();
@@ -59,6 +60,7 @@ class SamTemplateTiersTest {
             assertThat(router.get("GPUPIPE_ROUTER_MODEL_VERSIONS_" + env)).isEqualTo("!If [Has" + name
                     + "ModelVersion, !Ref " + name + "ModelVersion, !Ref AWS::NoValue]");
             assertThat(parameters.get(name + "ModelVersion")).as(name + "ModelVersion").containsEntry("Default", "");
+            assertThat(batch.get("GPUPIPE_BATCH_TIER_QUEUE_URLS_" + env)).isEqualTo("!Ref " + name + "Queue");
             assertThat(scaling.get("GPUPIPE_SCALING_TIERS_" + env + "_QUEUE_URL")).isEqualTo("!Ref " + name + "Queue");
             assertThat(scaling).containsKeys("GPUPIPE_SCALING_TIERS_" + env + "_CLUSTER",
                     "GPUPIPE_SCALING_TIERS_" + env + "_SERVICE");
@@ -76,8 +78,11 @@ class SamTemplateTiersTest {
                 .filter(k -> k.startsWith("GPUPIPE_ROUTER_MODEL_VERSIONS_"))).hasSize(tiers);
         assertThat(environment("GPUPIPE_SCALING_").keySet().stream()
                 .filter(k -> k.startsWith("GPUPIPE_SCALING_TIERS_") && k.endsWith("_QUEUE_URL"))).hasSize(tiers);
-        // every tier queue plus the DLQ, the callback retry queue and the function-failure queue
-        assertThat(sam.findResources("AWS::SQS::Queue")).hasSize(tiers + 3);
+        assertThat(environment("GPUPIPE_BATCH_").keySet().stream()
+                .filter(k -> k.startsWith("GPUPIPE_BATCH_TIER_QUEUE_URLS_"))).hasSize(tiers);
+        // every tier queue plus the DLQ, the callback retry queue, the function-failure queue, the batch queue and
+        // its DLQ
+        assertThat(sam.findResources("AWS::SQS::Queue")).hasSize(tiers + 5);
     }
 
     /**

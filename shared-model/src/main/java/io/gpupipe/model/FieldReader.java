@@ -5,39 +5,42 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Reads typed, optional fields from a JSON object, recording a {@link FieldError} for each wrong one. */
-final class FieldReader {
+/**
+ * Reads typed, optional fields from a JSON object, recording a {@link FieldError} for each wrong one. Every request
+ * validator reads through it (jobs, chat messages, batches), so a field's type and range errors read alike.
+ */
+public final class FieldReader {
     private final JsonNode body;
     private final List<FieldError> errors;
     private final String prefix;
 
-    FieldReader(JsonNode body, List<FieldError> errors) {
+    public FieldReader(JsonNode body, List<FieldError> errors) {
         this(body, errors, "");
     }
 
     /** A reader of a nested object whose errors name its fields {@code prefix + field} (e.g. "messages[2]."). */
-    FieldReader(JsonNode body, List<FieldError> errors, String prefix) {
+    public FieldReader(JsonNode body, List<FieldError> errors, String prefix) {
         this.body = body;
         this.errors = errors;
         this.prefix = prefix;
     }
 
     /** Absent and explicit JSON null are treated alike: the field was not given. */
-    boolean isAbsent(String field) {
+    public boolean isAbsent(String field) {
         JsonNode node = body.get(field);
         return node == null || node.isNull();
     }
 
     /** The raw node of a field that is not absent. */
-    JsonNode node(String field) {
+    public JsonNode node(String field) {
         return body.get(field);
     }
 
-    void error(String field, String code, String message) {
+    public void error(String field, String code, String message) {
         errors.add(new FieldError(prefix + field, code, message.startsWith(field) ? prefix + message : message));
     }
 
-    Optional<String> string(String field) {
+    public Optional<String> string(String field) {
         if (isAbsent(field)) {
             return Optional.empty();
         }
@@ -49,7 +52,7 @@ final class FieldReader {
         return Optional.of(node.textValue());
     }
 
-    Optional<Integer> integer(String field, int min, int max) {
+    public Optional<Integer> integer(String field, int min, int max) {
         if (isAbsent(field)) {
             return Optional.empty();
         }
@@ -66,7 +69,7 @@ final class FieldReader {
         return Optional.of(node.intValue());
     }
 
-    Optional<Double> number(String field, double min, double max) {
+    public Optional<Double> number(String field, double min, double max) {
         if (isAbsent(field)) {
             return Optional.empty();
         }
@@ -96,7 +99,7 @@ final class FieldReader {
         return Optional.of(node.booleanValue());
     }
 
-    <E> Optional<E> enumValue(String field, Function<String, Optional<E>> lookup, String allowed) {
+    public <E> Optional<E> enumValue(String field, Function<String, Optional<E>> lookup, String allowed) {
         Optional<String> text = string(field);
         if (text.isEmpty()) {
             return Optional.empty();

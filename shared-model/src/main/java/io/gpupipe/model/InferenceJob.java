@@ -1,6 +1,7 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.batch.BatchMember;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -11,7 +12,9 @@ import java.util.Optional;
  * {@link JobRequestParser}, which applies the defaults and reports every problem; the compact constructor only
  * guards the invariants that the parser already establishes. A text job carries either a {@code prompt} or chat
  * {@code messages} (OpenAI chat format), never both. {@code seed} makes sampling reproducible (vLLM's and llama.cpp's
- * sampling seed); {@code cache} asks for the result cache ({@link io.gpupipe.model.cache.CachePolicy}).
+ * sampling seed); {@code cache} asks for the result cache ({@link io.gpupipe.model.cache.CachePolicy}). A job created
+ * from a line of a batch carries its {@code batch} membership (set by the batch function, read back from queue
+ * messages, never from API requests).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceJob(
@@ -32,7 +35,8 @@ public record InferenceJob(
         String instructions,
         List<ChatMessage> messages,
         Integer seed,
-        Boolean cache) {
+        Boolean cache,
+        BatchMember batch) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
@@ -43,15 +47,18 @@ public record InferenceJob(
             throw new IllegalArgumentException("requestId, task and exactly one of prompt and messages are required");
         }
         messages = messages == null ? null : List.copyOf(messages);
+        if (batch != null && !batch.requestId().equals(requestId)) {
+            throw new IllegalArgumentException("a batch job's requestId is its line's id " + batch.requestId());
+        }
     }
 
-    /** A job without {@code seed} and {@code cache} (both absent). */
+    /** A job without {@code seed} and {@code cache} (both absent) that belongs to no batch. */
     public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
                         Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
                         Instant submittedAt, String language, Double speed, String instructions,
                         List<ChatMessage> messages) {
         this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
-                submittedAt, language, speed, instructions, messages, null, null);
+                submittedAt, language, speed, instructions, messages, null, null, null);
     }
 
     /** A prompt job (no chat messages). */
@@ -73,7 +80,13 @@ public record InferenceJob(
     /** A copy stamped with the time the router accepted it. */
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache);
+                callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch);
+    }
+
+    /** A copy that is line {@code member.line()} of a batch (its requestId must be that line's id). */
+    public InferenceJob withBatch(BatchMember member) {
+        return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
+                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member);
     }
 
     /**

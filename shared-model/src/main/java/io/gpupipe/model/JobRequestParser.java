@@ -2,6 +2,7 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import java.net.URI;
@@ -118,6 +119,11 @@ public final class JobRequestParser {
         return new JobRequestParser(idGenerator, tiers, tier);
     }
 
+    /** The tiers a {@code route} may name. */
+    public TierCatalogue tiers() {
+        return tiers;
+    }
+
     /** Parses raw JSON text; malformed JSON is a {@code body} error, never an exception. */
     public Outcome parse(String json, Source source) {
         if (json == null || json.isBlank()) {
@@ -170,13 +176,14 @@ public final class JobRequestParser {
         Integer seed = onlyFor(fields, task, Task.GENERATE, "seed")
                 ? fields.integer("seed", 0, MAX_SEED).orElse(null) : null;
         Boolean cache = readCache(fields, errors, task, temperature, seed);
+        BatchMember batch = source == Source.QUEUE ? readBatch(fields, requestId) : null;
 
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
                 voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages,
-                seed, cache));
+                seed, cache, batch));
     }
 
     /**
@@ -195,6 +202,28 @@ public final class JobRequestParser {
                             + "has " + why));
         }
         return cache;
+    }
+
+    /**
+     * The batch line a queue message's job is (written by the batch function). Only a well-formed membership whose
+     * line id is the message's requestId is taken, so a message sent straight to a queue cannot count as a line of
+     * another batch under its own id.
+     */
+    private static BatchMember readBatch(FieldReader fields, String requestId) {
+        if (fields.isAbsent("batch")) {
+            return null;
+        }
+        try {
+            BatchMember member = JobJson.mapper().treeToValue(fields.node("batch"), BatchMember.class);
+            if (member != null && (requestId == null || member.requestId().equals(requestId))) {
+                return member;
+            }
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            // reported below
+        }
+        fields.error("batch", ErrorCodes.INVALID_VALUE, "batch must be {batchId, chunk, line, chunkLines} naming "
+                + "the line whose job id is the requestId");
+        return null;
     }
 
     /** True when {@code id} is a UUID version 4 in any letter case. */
@@ -315,23 +344,31 @@ public final class JobRequestParser {
         if (url.isEmpty()) {
             return null;
         }
-        if (url.get().length() > MAX_CALLBACK_URL_CHARS) {
-            fields.error("callbackUrl", ErrorCodes.TOO_LONG, "callbackUrl must be at most "
-                    + MAX_CALLBACK_URL_CHARS + " characters");
-            return null;
+        Optional<FieldError> refused = checkCallbackUrl("callbackUrl", url.get());
+        refused.ifPresent(e -> fields.error(e.field(), e.code(), e.message()));
+        return refused.map(e -> ErrorCodes.TOO_LONG.equals(e.code()) ? null : url.get()).orElse(url.get());
+    }
+
+    /**
+     * The submission-time rule for a callback URL (length, syntax, target policy without DNS), reported as an error
+     * on {@code field}; empty when the URL may be used. Job requests and batch requests both use it.
+     */
+    public static Optional<FieldError> checkCallbackUrl(String field, String url) {
+        if (url.length() > MAX_CALLBACK_URL_CHARS) {
+            return Optional.of(new FieldError(field, ErrorCodes.TOO_LONG, field + " must be at most "
+                    + MAX_CALLBACK_URL_CHARS + " characters"));
         }
         try {
-            new URI(url.get());
+            new URI(url);
         } catch (URISyntaxException e) {
-            fields.error("callbackUrl", ErrorCodes.INVALID_FORMAT, "callbackUrl is not a valid URL");
-            return url.get();
+            return Optional.of(new FieldError(field, ErrorCodes.INVALID_FORMAT, field + " is not a valid URL"));
         }
-        CallbackTargetPolicy.Verdict verdict = SUBMISSION_TARGETS.checkWithoutResolving(url.get());
+        CallbackTargetPolicy.Verdict verdict = SUBMISSION_TARGETS.checkWithoutResolving(url);
         if (verdict instanceof CallbackTargetPolicy.Verdict.Refused refused) {
-            fields.error("callbackUrl", ErrorCodes.INVALID_VALUE, "callbackUrl is refused: " + refused.reason()
-                    + " (an https URL to a public host is required; http only to localhost)");
+            return Optional.of(new FieldError(field, ErrorCodes.INVALID_VALUE, field + " is refused: "
+                    + refused.reason() + " (an https URL to a public host is required; http only to localhost)"));
         }
-        return url.get();
+        return Optional.empty();
     }
 
     private static Instant readSubmittedAt(FieldReader fields) {
@@ -351,7 +388,8 @@ public final class JobRequestParser {
         return new Outcome.Invalid(List.of(new FieldError("body", code, message)), Optional.empty());
     }
 
-    static String describe(JsonNode node) {
+    /** "a string", "an array", … for error messages. */
+    public static String describe(JsonNode node) {
         return switch (node.getNodeType()) {
             case ARRAY -> "an array";
             case BOOLEAN -> "a boolean";

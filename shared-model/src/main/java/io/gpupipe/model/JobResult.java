@@ -2,6 +2,7 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.observability.TraceContext;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.Optional;
  * tier, model, attempts and a structured error for failures. A result answered from the result cache says so:
  * {@code cached: true} and {@code cachedFrom}, the requestId whose run produced the output. {@code traceId} names the
  * job's trace (the one the router started) and {@code traceparent} the worker's job span in it, so the notifier
- * continues the same trace.
+ * continues the same trace. A batch line's result names its {@code batch}, so the notifier records the line as ended
+ * without a lookup.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
@@ -34,7 +36,8 @@ public record JobResult(
         Boolean cached,
         String cachedFrom,
         String traceId,
-        String traceparent) {
+        String traceparent,
+        BatchMember batch) {
 
     public JobResult {
         if (requestId == null || status == null) {
@@ -53,7 +56,7 @@ public record JobResult(
                      String model, String modelVersion, Long processingTimeMs, Long queueWaitMs, Integer attempts,
                      String taskArn, String callbackUrl, Instant timestamp) {
         this(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs, queueWaitMs,
-                attempts, taskArn, callbackUrl, timestamp, null, null, null, null);
+                attempts, taskArn, callbackUrl, timestamp, null, null, null, null, null);
     }
 
     /** This result as part of {@code trace} (the worker's job span); unchanged when {@code trace} is null. */
@@ -63,12 +66,19 @@ public record JobResult(
         }
         return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
                 queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, trace.traceId(),
-                trace.traceparent());
+                trace.traceparent(), batch);
     }
 
     /** The trace context this result was written in, when it carries a valid one. */
     public Optional<TraceContext> trace() {
         return TraceContext.fromTraceparent(traceparent);
+    }
+
+    /** The same result, as line {@code member} of a batch (null: of no batch). */
+    public JobResult withBatch(BatchMember member) {
+        return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, traceId, traceparent,
+                member);
     }
 
     /** True when the result was answered from the result cache, not by a model run of its own. */
@@ -124,12 +134,12 @@ public record JobResult(
     public static JobResult succeeded(InferenceJob job, Output output, Provenance run, Instant now) {
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), output, null, run.tier(),
                 run.model(), run.modelVersion(), run.processingTimeMs(), run.queueWaitMs(), run.attempts(),
-                run.taskArn(), job.callbackUrl(), now);
+                run.taskArn(), job.callbackUrl(), now).withBatch(job.batch());
     }
 
     /** A failure for a job that could be read; {@code run} may be null when the job never reached a worker. */
     public static JobResult failed(InferenceJob job, JobError error, Provenance run, Instant now) {
-        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now);
+        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now).withBatch(job.batch());
     }
 
     /** A failure for a job known only by its id (e.g. a malformed message that still carried a requestId). */

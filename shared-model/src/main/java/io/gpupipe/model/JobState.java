@@ -1,11 +1,13 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.batch.BatchMember;
 import java.time.Instant;
 
 /**
  * The job marker at {@code jobs/{id}.json}: written {@code queued} by the router (create-only), then rewritten
- * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}.
+ * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}. A
+ * batch line's marker names its {@code batch}, so that such a job is cancelled only with its batch.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobState(
@@ -17,7 +19,8 @@ public record JobState(
         Instant updatedAt,
         Instant startedAt,
         String taskArn,
-        String requestDigest) {
+        String requestDigest,
+        BatchMember batch) {
 
     public JobState {
         if (requestId == null || status == null) {
@@ -28,15 +31,21 @@ public record JobState(
         }
     }
 
+    /** A marker of a job that belongs to no batch. */
+    public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
+                    Instant startedAt, String taskArn, String requestDigest) {
+        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest, null);
+    }
+
     /** A marker without the request digest (markers written before it existed read this way too). */
     public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
                     Instant startedAt, String taskArn) {
-        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, null);
+        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, null, null);
     }
 
     public static JobState queued(InferenceJob job, Tier tier, Instant now) {
         return new JobState(job.requestId(), JobStatus.QUEUED, tier, job.task(), job.submittedAt(), now, null, null,
-                job.requestDigest());
+                job.requestDigest(), job.batch());
     }
 
     /**
@@ -48,7 +57,8 @@ public record JobState(
     }
 
     public JobState running(String taskArn, Instant now) {
-        return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest);
+        return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest,
+                batch);
     }
 
     /**
@@ -59,12 +69,13 @@ public record JobState(
         if (status != JobStatus.QUEUED) {
             throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
         }
-        return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest);
+        return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest,
+                batch);
     }
 
     public JobState cancelled(Instant now) {
         return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn,
-                requestDigest);
+                requestDigest, batch);
     }
 
     /** Only a job that no worker has started can be cancelled. */

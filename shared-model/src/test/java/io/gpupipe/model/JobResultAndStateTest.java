@@ -53,7 +53,7 @@ class JobResultAndStateTest {
     @Test
     void result_shouldRejectNonTerminalStatus() {
         assertThatThrownBy(() -> new JobResult(ID, JobStatus.RUNNING, null, null, null, null, null, null, null,
-                null, null, null, null, T0, null, null, null, null)).isInstanceOf(IllegalArgumentException.class);
+                null, null, null, null, T0, null, null, null, null, null)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -41,8 +41,10 @@ public class DeadLetterService {
                         messageId);
                 return Settlement.CANCELLED;
             }
+            // a batch line's result names its batch (from the marker: a claim-check message carries no job), so
+            // the notifier records the line as ended and the batch can finish
             boolean written = store.putResultIfAbsent(job.failedResult(marker.map(JobState::tier).orElse(null),
-                    receiveCount, reason, clock.instant()));
+                    receiveCount, reason, clock.instant()).withBatch(marker.map(JobState::batch).orElse(null)));
             LOG.infof("dead-letter: job %s %s (message %s, receives=%d)", job.requestId(),
                     written ? "failed with dead_lettered" : "already had a result", messageId, receiveCount);
             return written ? Settlement.RESULT_WRITTEN : Settlement.RESULT_EXISTS;

@@ -10,6 +10,7 @@ import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
@@ -17,6 +18,8 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.batch.BatchIds;
+import io.gpupipe.model.batch.BatchMember;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
@@ -110,6 +113,28 @@ class DeadLetterHandlerTest {
         assertThat(readResult(B).orElseThrow().error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
         assertThat(response.get("batchItemFailures").findValuesAsText("itemIdentifier")).containsExactly(
                 "2d3e4f50-6172-4839-8a41-5c6d7e8f9001", "3e4f5061-7283-494a-9b52-6d7e8f900112");
+    }
+
+    @Test
+    void handle_shouldNameTheBatchInTheResult_whenTheJobIsALineOfOne() {
+        // given: a batch line's marker, and its message dead-lettered as a claim-check pointer (no job in it)
+        BatchMember member = new BatchMember(BatchIds.newBatchId(UUID.randomUUID()), 2, 2001, 1000);
+        String id = member.requestId();
+        InferenceJob job = new InferenceJob(id, Task.GENERATE, "x", 1, 0, 1, null, null, null, null, 86_400,
+                SUBMITTED, null, null, null, null, null, null, member);
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(id)),
+                    RequestBody.fromString(JobJson.write(JobState.queued(job, Tier.of("small"), SUBMITTED))));
+        }
+
+        // when
+        invoke(event(record("m-3", "{\"requestId\":\"" + id + "\",\"payloadKey\":\"" + JobLayout.payloadKey(id)
+                + "\"}", 3)));
+
+        // then: the notifier will record the line as ended, so the batch can finish
+        JobResult result = readResult(id).orElseThrow();
+        assertThat(result.error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
+        assertThat(result.batch()).isEqualTo(member);
     }
 
     @Test

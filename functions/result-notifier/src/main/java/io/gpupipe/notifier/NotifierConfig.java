@@ -36,6 +36,12 @@ public interface NotifierConfig {
     /** SQS queue of delayed callback redeliveries, consumed by this function; unset = no durable retry. */
     Optional<String> callbackRetryQueueUrl();
 
+    /**
+     * The batch queue ({@code GPUPIPE_NOTIFIER_BATCH_QUEUE_URL}): where a batch chunk whose last line's result this
+     * function recorded is handed back to the batch function; unset, batch lines' results are not recorded.
+     */
+    Optional<String> batchQueueUrl();
+
     Callback callback();
 
     /** Callback HTTP timing and retries. */

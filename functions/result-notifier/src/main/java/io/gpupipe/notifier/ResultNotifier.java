@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.function.JsonLines;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.notify.BatchReport;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
@@ -28,7 +29,8 @@ import org.jboss.logging.MDC;
 
 /**
  * Handles each record of an S3 event on its own: reads {@code results/{id}.json}, publishes the compact
- * {@link ResultEvent} to the success or error topic, then sends it to the job's callback URL. A record that cannot
+ * {@link ResultEvent} to the success or error topic, then sends it to the job's callback URL. A batch line's result
+ * and a batch's terminal record ({@code batches/{id}/final.json}) go to the {@link BatchNotifier}. A record that cannot
  * be notified (missing object, not JSON, not a result key) is logged and skipped; a failing record never stops the
  * others. One structured log line per record.
  *
@@ -41,22 +43,22 @@ import org.jboss.logging.MDC;
 public class ResultNotifier {
     static final String NOTIFY_SPAN = "result notify";
     private final ResultStore store;
-    private final EventPublisher publisher;
     private final CallbackSender callbacks;
-    private final DeliveryLedger ledger;
+    private final OnceDeliveries deliveries;
+    private final BatchNotifier batches;
     private final CallbackRedeliverer redeliverer;
     private final JsonLines lines;
     private final String successTopic;
     private final String errorTopic;
     private final Tracer tracer;
 
-    ResultNotifier(NotifierConfig config, ResultStore store, EventPublisher publisher, CallbackSender callbacks,
-                   DeliveryLedger ledger, CallbackRedeliverer redeliverer, JsonLines lines, Tracer tracer) {
+    ResultNotifier(NotifierConfig config, ResultStore store, CallbackSender callbacks, OnceDeliveries deliveries,
+                   BatchNotifier batches, CallbackRedeliverer redeliverer, JsonLines lines, Tracer tracer) {
         this.tracer = tracer;
         this.store = store;
-        this.publisher = publisher;
         this.callbacks = callbacks;
-        this.ledger = ledger;
+        this.deliveries = deliveries;
+        this.batches = batches;
         this.redeliverer = redeliverer;
         this.lines = lines;
         this.successTopic = config.successTopicArn();
@@ -96,6 +98,10 @@ public class ResultNotifier {
         if (record.eventName() != null && !record.eventName().startsWith("ObjectCreated:")) {
             return new RecordOutcome.Skipped(key, "not an ObjectCreated event: " + record.eventName());
         }
+        Optional<String> batchId = BatchLayout.batchIdOfFinalKey(key);
+        if (batchId.isPresent()) {
+            return batches.batchFinished(record.bucket(), key, batchId.get());
+        }
         Optional<String> requestId = ResultDocument.requestIdOfKey(key);
         if (requestId.isEmpty()) {
             return new RecordOutcome.Skipped(key, "not a results/{requestId}.json key");
@@ -109,6 +115,10 @@ public class ResultNotifier {
             return new RecordOutcome.Skipped(key, ((ResultDocument.Parsed.Unusable) parsed).reason());
         }
         JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
+        if (result.batch() != null) {
+            // a batch's lines send no event of their own: the batch sends one when its last line has ended
+            return batches.lineEnded(record.bucket(), key, result);
+        }
         Span span = tracer.spanBuilder(NOTIFY_SPAN).setSpanKind(SpanKind.CONSUMER).setParent(Traces.parent(
                 result.trace())).setAttribute(SpanAttributes.REQUEST_ID, result.requestId()).startSpan();
         MDC.put(LogFields.REQUEST_ID, result.requestId());
@@ -131,34 +141,14 @@ public class ResultNotifier {
         if (result.callbackUrl() != null) {
             callbacks.requireSecret();
         }
-        String messageId = publishOnce(record.bucket(), result.requestId(), event, json);
+        String messageId = deliveries.publish(record.bucket(), result.requestId(),
+                event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
         CallbackDelivery callback = result.callbackUrl() == null ? CallbackDelivery.none()
-                : callbackOnce(record.bucket(), result.requestId(), result.callbackUrl(), json);
+                : deliveries.callback(record.bucket(), result.requestId(), result.callbackUrl(), json);
         if (callback.status() == CallbackDelivery.Status.FAILED) {
             redeliverer.afterFirstFailure(record.bucket(), key, result, callback);
         }
         return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
-    }
-
-    private String publishOnce(String bucket, String requestId, ResultEvent event, String json) {
-        Optional<String> earlier = ledger.publishedMessageId(bucket, requestId);
-        if (earlier.isPresent()) {
-            return earlier.get();
-        }
-        String messageId = publisher.publish(event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
-        ledger.recordPublished(bucket, requestId, messageId);
-        return messageId;
-    }
-
-    private CallbackDelivery callbackOnce(String bucket, String requestId, String url, String json) {
-        if (ledger.callbackDelivered(bucket, requestId)) {
-            return new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
-        }
-        CallbackDelivery callback = callbacks.send(url, json);
-        if (callback.status() == CallbackDelivery.Status.DELIVERED) {
-            ledger.recordCallbackDelivered(bucket, requestId, callback.lastHttpStatus());
-        }
-        return callback;
     }
 
     /** SNS message attributes, so subscriptions can filter by status, tier or task. */

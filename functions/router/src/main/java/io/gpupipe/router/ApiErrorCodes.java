@@ -6,6 +6,8 @@ public final class ApiErrorCodes {
     public static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
     public static final String NOT_FOUND = "not_found";
     public static final String NOT_CANCELLABLE = "not_cancellable";
+    /** A batch's line is cancelled only with its batch. */
+    public static final String PART_OF_BATCH = "part_of_batch";
     public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
     public static final String NOT_ACCEPTABLE = "not_acceptable";
     public static final String UNAVAILABLE = "unavailable";

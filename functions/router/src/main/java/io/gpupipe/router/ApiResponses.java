@@ -4,7 +4,10 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.JobView;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
+import io.gpupipe.submission.CancelOutcome;
+import io.gpupipe.submission.SubmitOutcome;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
@@ -18,8 +21,12 @@ final class ApiResponses {
     private ApiResponses() {
     }
 
-    /** {@code seedShape}: answer seed 001's {@code {requestId, tier}} instead of the v1 body. */
-    static Response submitted(SubmitOutcome outcome, Function<String, String> statusUrl, boolean seedShape) {
+    /**
+     * {@code seedShape}: answer seed 001's {@code {requestId, tier}} instead of the v1 body; {@code links}: the
+     * presigned links of a result answered at once (a cache hit).
+     */
+    static Response submitted(SubmitOutcome outcome, Function<String, String> statusUrl, boolean seedShape,
+                              Function<JobView, ResultLinks> links) {
         if (outcome instanceof SubmitOutcome.Accepted a) {
             String id = a.job().requestId();
             Object body = seedShape ? new InferResponse(id, a.decision().tier())
@@ -35,7 +42,7 @@ final class ApiResponses {
         if (outcome instanceof SubmitOutcome.Cached c) {
             String id = c.view().requestId();
             Object body = seedShape ? new InferResponse(id, c.view().tier())
-                    : JobStatusResponse.of(c.view(), c.links(), statusUrl.apply(id));
+                    : JobStatusResponse.of(c.view(), links.apply(c.view()), statusUrl.apply(id));
             return json(200, body);
         }
         if (outcome instanceof SubmitOutcome.Rejected r) {
@@ -68,6 +75,11 @@ final class ApiResponses {
             return json(409, new ErrorResponse(List.of(new FieldError("status", ApiErrorCodes.NOT_CANCELLABLE,
                     "job " + c.view().requestId() + " is " + c.view().status().wireName()
                             + " and can no longer be cancelled")), c.view().requestId(), null));
+        }
+        if (outcome instanceof CancelOutcome.PartOfBatch p) {
+            return json(409, new ErrorResponse(List.of(new FieldError("requestId", ApiErrorCodes.PART_OF_BATCH,
+                    "job " + p.view().requestId() + " is a line of batch " + p.batchId() + "; cancel the batch: "
+                            + "DELETE /v1/batches/" + p.batchId())), p.view().requestId(), null));
         }
         if (outcome instanceof CancelOutcome.NotFound n) {
             return notFound(n.requestId());

@@ -76,7 +76,7 @@ public class JobsResource {
         }
         String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
         return tracing.traced(traceparent, () -> service.submit(json),
-                outcome -> ApiResponses.submitted(outcome, urls, seedShape));
+                outcome -> ApiResponses.submitted(outcome, urls, seedShape, service::links));
     }
 
     private Function<String, String> urls(String host, String proto) {

@@ -9,18 +9,24 @@ import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
-import io.gpupipe.router.aws.JobQueue;
-import io.gpupipe.router.aws.JobStore;
 import io.gpupipe.router.aws.S3CacheStore;
-import io.gpupipe.router.aws.S3JobStore;
-import io.gpupipe.router.aws.SqsJobQueue;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmitTracing;
+import io.gpupipe.submission.BatchStore;
+import io.gpupipe.submission.BatchTasks;
+import io.gpupipe.submission.JobQueue;
+import io.gpupipe.submission.JobStore;
+import io.gpupipe.submission.TierQueueUrls;
+import io.gpupipe.submission.aws.S3BatchStore;
+import io.gpupipe.submission.aws.S3JobStore;
+import io.gpupipe.submission.aws.SqsBatchTasks;
+import io.gpupipe.submission.aws.SqsJobQueue;
 import io.gpupipe.telemetry.Traces;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.inject.Disposes;
@@ -29,6 +35,7 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -66,28 +73,14 @@ public class RouterBeans {
     @Produces
     @Singleton
     JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config, TierCatalogue tiers) {
+        // each message carries the submit span's trace (traceparent + AWSTraceHeader)
         return new SqsJobQueue(sqs, queueUrls(tiers, config.queueUrls()), config.maxMessageBytes(),
-                store::putPayload);
+                store::putPayload, () -> Traces.of(Span.current()));
     }
 
     /** Each catalogue tier's queue URL; a tier without one (or a URL for no tier) stops the start-up. */
     static Map<Tier, String> queueUrls(TierCatalogue tiers, Map<String, String> configured) {
-        Map<Tier, String> urls = new LinkedHashMap<>();
-        for (Tier tier : tiers.names()) {
-            String url = configured.get(tier.wireName());
-            if (url == null || url.isBlank()) {
-                throw new IllegalStateException("gpupipe.router.queue-urls." + tier.wireName() + " (GPUPIPE_ROUTER_"
-                        + "QUEUE_URLS_" + tier.envName() + ") is required: tier " + tier + " is in the catalogue");
-            }
-            urls.put(tier, url);
-        }
-        for (String name : configured.keySet()) {
-            if (tiers.find(name).isEmpty()) {
-                throw new IllegalStateException("gpupipe.router.queue-urls." + name + " names no tier of the "
-                        + "catalogue (" + tiers.describeNames() + ")");
-            }
-        }
-        return urls;
+        return TierQueueUrls.of(tiers, configured, "gpupipe.router.queue-urls");
     }
 
     @Produces
@@ -145,6 +138,20 @@ public class RouterBeans {
         return new JobService(new JobRequestParser(UUID::randomUUID, tiers),
                 new RoutingPolicy(thresholds, classifier, tiers), store, queue,
                 metrics, clock, config.presignTtl(), faults, cache);
+    }
+
+    @Produces
+    @Singleton
+    BatchStore batchStore(S3Client s3, S3Presigner presigner, RouterConfig config) {
+        return new S3BatchStore(s3, presigner, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    BatchService batchService(BatchStore store, SqsClient sqs, Clock clock, RouterConfig config) {
+        Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
+                .map(url -> new SqsBatchTasks(sqs, url));
+        return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID);
     }
 
     @Produces

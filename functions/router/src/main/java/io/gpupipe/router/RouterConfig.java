@@ -56,6 +56,16 @@ public interface RouterConfig {
 
     Fault fault();
 
+    /**
+     * The batch queue ({@code GPUPIPE_ROUTER_BATCH_QUEUE_URL}), where {@code POST /v1/batches} hands a batch to the
+     * batch function; unset, the batch endpoints answer 503.
+     */
+    Optional<String> batchQueueUrl();
+
+    /** Lifetime of the presigned PUT {@code POST /v1/batches/uploads} answers (an input file of up to 200 MB). */
+    @WithDefault("1h")
+    Duration uploadTtl();
+
     /** FAULT-INJECTION HOOKS for the chaos soak; all off by default and in every deployment template. */
     interface Fault {
         /**

@@ -14,9 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -36,9 +34,7 @@ public final class LocalAwsProbe implements AutoCloseable {
 
     /** A presigner configured like Quarkus configures the router's: endpoint override, path style, test keys. */
     public static S3Presigner presigner(LocalAws aws) {
-        return S3Presigner.builder().endpointOverride(aws.s3Endpoint()).region(Region.of(LocalAws.REGION))
-                .credentialsProvider(LocalAws.credentials())
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
+        return aws.newS3Presigner();
     }
 
     String queueUrl(String name) {

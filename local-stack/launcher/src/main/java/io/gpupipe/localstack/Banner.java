@@ -70,8 +70,9 @@ public final class Banner {
         LocalAws aws = stack.aws();
         StringBuilder b = new StringBuilder("\n");
         b.append(String.format(Locale.ROOT, "gpupipe local stack is ready (%.1f s)%n%n", readyIn.toMillis() / 1000.0));
-        row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id} "
-                + "(no auth locally; the deployed API wants SigV4)");
+        row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id}, "
+                + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id} (no auth locally; the deployed API wants "
+                + "SigV4)");
         row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + aws.tiers().tiers().stream()
                 .map(TierDefinition::queue).collect(Collectors.joining(", ")) + ", " + LocalAws.DLQ
                 + " (redrive after " + aws.maxReceiveCount() + " receives)");

@@ -63,7 +63,9 @@ public final class LocalStack implements AutoCloseable {
     private LambdaFunction notifier;
     private LambdaFunction scalingMetric;
     private LambdaFunction deadLetter;
+    private LambdaFunction batch;
     private SqsEventSource dlqEvents;
+    private SqsEventSource batchEvents;
     private SqsEventSource callbackRetryEvents;
     private HttpApiFacade api;
     private S3EventDelivery s3Events;
@@ -160,6 +162,14 @@ public final class LocalStack implements AutoCloseable {
         } else {
             notes.add("dead-letter handler: not built (functions/dead-letter/target/function.zip), so no DLQ poller");
         }
+        Optional<Path> batchZip = packages.functionZip("batch");
+        if (batchZip.isPresent()) {
+            step("starting the batch function");
+            batch = startFunction(new LambdaFunction.Spec("batch", 1024, Duration.ofSeconds(120), env.batch()),
+                    batchZip.get(), childClasses);
+        } else {
+            notes.add("batch function: not built (functions/batch/target/function.zip), so batches stay validating");
+        }
         for (Tier tier : options.workers()) {
             step("starting " + WorkerProcess.name(tier) + " (" + describeBackend() + ")");
             int port = Ports.free();
@@ -185,6 +195,11 @@ public final class LocalStack implements AutoCloseable {
         if (deadLetter != null) {
             deadLetter.awaitReady(FUNCTION_START_LIMIT);
             dlqEvents = SqsEventSource.start("dlq-events", deadLetter, aws, LocalAws.DLQ, console);
+        }
+        if (batch != null) {
+            batch.awaitReady(FUNCTION_START_LIMIT);
+            // one step per invocation, as the template's BatchSize: 1
+            batchEvents = SqsEventSource.start("batch-events", batch, aws, LocalAws.BATCH_QUEUE, console, 1);
         }
         for (WorkerProcess worker : workers().values()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (" + worker.healthUri() + ")");
@@ -341,6 +356,10 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(dlqEvents);
     }
 
+    public Optional<SqsEventSource> batchEvents() {
+        return Optional.ofNullable(batchEvents);
+    }
+
     public Optional<MetricSchedule> schedule() {
         return Optional.ofNullable(schedule);
     }
@@ -385,12 +404,12 @@ public final class LocalStack implements AutoCloseable {
         if (s3Events != null) {
             s3Events.drain(Duration.ofSeconds(10));
         }
-        for (SqsEventSource source : new SqsEventSource[] {dlqEvents, callbackRetryEvents}) {
+        for (SqsEventSource source : new SqsEventSource[] {dlqEvents, callbackRetryEvents, batchEvents}) {
             if (source != null) {
                 source.close();
             }
         }
-        for (LambdaFunction function : new LambdaFunction[] {router, notifier, scalingMetric, deadLetter}) {
+        for (LambdaFunction function : new LambdaFunction[] {router, notifier, scalingMetric, deadLetter, batch}) {
             if (function != null) {
                 function.stop(Duration.ofSeconds(10));
             }

@@ -41,6 +41,34 @@ final class ApiClient {
         return send(HttpRequest.newBuilder(base.resolve("/v1/jobs/" + id)).DELETE());
     }
 
+    /** POST of a JSON body to any path of the API. */
+    Reply post(String path, String json) {
+        return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+    }
+
+    Reply delete(String path) {
+        return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
+    }
+
+    /** Polls a batch until it is terminal (completed, failed, expired, cancelled). */
+    JsonNode awaitBatch(String id, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = get("/v1/batches/" + id).body();
+            if (List.of("completed", "failed", "expired", "cancelled").contains(last.path("status").asText())) {
+                return last;
+            }
+            sleep(250);
+        }
+        return fail("batch " + id + " did not finish within " + limit + "; last seen: " + last);
+    }
+
     /** Polls the status until it is terminal; every status seen goes to {@code seen}. */
     JsonNode awaitTerminal(String id, Duration limit, Consumer<String> seen) {
         long deadline = System.nanoTime() + limit.toNanos();

@@ -22,8 +22,13 @@ import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -59,6 +65,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 class LocalStackEndToEndTest {
     private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
     private static final Path TEXT_MODEL = TestPaths.sharedModel();
+    /** Three chat lines of up to 1,000 tokens each on the TinyStories model, on a shared 2-core machine. */
+    private static final Duration BATCH_LIMIT = Duration.ofMinutes(5);
+    /** shared-model's OpenAI example file (its README cites the pages its lines come from). */
+    private static final Path OPENAI_EXAMPLE = TestPaths.repo().resolve(
+            "shared-model/src/test/resources/batches/openai-example.jsonl");
 
     @TempDir
     Path cache;
@@ -409,6 +420,152 @@ class LocalStackEndToEndTest {
         Path dir = Files.createTempDirectory("wav");
         shellIn(dir, examples.get(5).command());
         assertThat(Wavs.parse(Files.readAllBytes(dir.resolve("hello.wav"))).dataBytes()).isPositive();
+    }
+
+    @Test
+    void batch_shouldFinishWithOpenAiFilesAndOneSignedEvent_whenTheOpenAiExampleFileIsUploaded() throws Exception {
+        assumeTrue(stack.batchEvents().isPresent() && stack.notifier().isPresent(), "skipped: functions/batch or "
+                + "functions/result-notifier not built");
+        // given: a webhook receiver, and the OpenAI example file uploaded through the presigned PUT
+        CallbackReceiverOnLoopback hooks = new CallbackReceiverOnLoopback();
+        try (hooks) {
+            String input = upload(Files.readAllBytes(OPENAI_EXAMPLE));
+
+            // when
+            ApiClient.Reply created = api.post("/v1/batches", "{\"input_file_id\":\"" + input + "\",\"endpoint\":"
+                    + "\"/v1/chat/completions\",\"completion_window\":\"24h\",\"callback_url\":\""
+                    + hooks.url() + "\"}");
+            String id = created.body().path("id").asText();
+            JsonNode done = api.awaitBatch(id, BATCH_LIMIT);
+
+            // then: every line in exactly one file, in OpenAI's formats
+            assertThat(created.status()).isEqualTo(200);
+            assertThat(created.body().path("status").asText()).isEqualTo("validating");
+            assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("completed");
+            assertThat(done.at("/request_counts/total").asInt()).isEqualTo(9);
+            assertThat(done.at("/request_counts/completed").asInt() + done.at("/request_counts/failed").asInt())
+                    .isEqualTo(9);
+            List<JsonNode> output = download(done.path("output_file_url").asText(null));
+            List<JsonNode> errors = download(done.path("error_file_url").asText(null));
+            assertThat(output.size() + errors.size()).isEqualTo(9);
+            List<String> customIds = new ArrayList<>();
+            output.forEach(l -> customIds.add(l.path("custom_id").asText("<none>")));
+            errors.forEach(l -> customIds.add(l.path("custom_id").asText("<none>")));
+            assertThat(customIds).containsExactlyInAnyOrder("request-1", "request-2", "request-3", "request-5",
+                    "bad-role", "request-1", "wrong-url", "<none>", "<none>");
+            assertThat(errors).extracting(l -> l.path("error").path("code").asText(
+                    l.at("/response/body/error/code").asText())).contains("out_of_range", "duplicate_custom_id",
+                    "invalid_url", "invalid_json", "invalid_custom_id");
+            if (Files.isRegularFile(TEXT_MODEL)) {
+                assertThat(output).hasSize(3).allSatisfy(l -> assertThat(l.at(
+                        "/response/body/choices/0/message/content").asText()).isNotBlank());
+            }
+            // and one batch event, on SNS and signed to the callback
+            awaitTrue(() -> hooks.received().size() == 1, "the batch callback");
+            assertThat(hooks.received().get(0).path("type").asText()).isEqualTo("batch.completed");
+            assertThat(hooks.verified()).isTrue();
+            assertThat(stack.sns().orElseThrow().published().stream().filter(p -> p.message().contains(id)))
+                    .hasSize(1);
+        }
+    }
+
+    @Test
+    void batchCancel_shouldEndCancelled_withTheQueuedLinesInTheErrorFile() {
+        assumeTrue(stack.batchEvents().isPresent(), "skipped: functions/batch not built");
+        // given: lines routed to large, whose worker is not running here, so none can start
+        String line = "{\"custom_id\":\"c%d\",\"method\":\"POST\",\"url\":\"/v1/completions\",\"body\":"
+                + "{\"model\":\"large\",\"prompt\":\"Never answered.\"}}\n";
+        String input = upload((line.formatted(1) + line.formatted(2) + line.formatted(3))
+                .getBytes(StandardCharsets.UTF_8));
+        String id = api.post("/v1/batches", "{\"input_file_id\":\"" + input + "\",\"endpoint\":"
+                + "\"/v1/completions\"}").body().path("id").asText();
+
+        // when
+        ApiClient.Reply cancelling = api.delete("/v1/batches/" + id);
+        JsonNode done = api.awaitBatch(id, BATCH_LIMIT);
+
+        // then
+        assertThat(cancelling.status()).isEqualTo(200);
+        assertThat(cancelling.body().path("status").asText()).isEqualTo("cancelling");
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("cancelled");
+        assertThat(done.at("/request_counts/total").asInt()).isEqualTo(3);
+        assertThat(done.at("/request_counts/completed").asInt()).isZero();
+        assertThat(download(done.path("error_file_url").asText(null))).extracting(l -> l.at("/error/code").asText())
+                .containsExactly("batch_cancelled", "batch_cancelled", "batch_cancelled");
+        assertThat(api.delete("/v1/batches/" + id).status()).as("cancelling again changes nothing").isEqualTo(200);
+    }
+
+    /** Uploads {@code content} through the presigned PUT the API hands out; the key to name in POST /v1/batches. */
+    private String upload(byte[] content) {
+        JsonNode upload = api.post("/v1/batches/uploads", "").body();
+        try {
+            HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    upload.path("upload_url").asText())).PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return upload.path("input_file_id").asText();
+    }
+
+    /** The JSON lines of a presigned file link (none when the batch wrote no such file). */
+    private static List<JsonNode> download(String url) {
+        if (url == null) {
+            return List.of();
+        }
+        try {
+            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return body.lines().map(l -> JobJson.read(l, JsonNode.class)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A webhook receiver on loopback that checks each body's signature with the local stack's secret. */
+    private static final class CallbackReceiverOnLoopback implements AutoCloseable {
+        private final HttpServer server;
+        private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
+        private volatile boolean allVerified = true;
+
+        CallbackReceiverOnLoopback() throws IOException {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server.createContext("/batch-hook", exchange -> {
+                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                allVerified &= CallbackSignature.verify(ComponentEnvironment.CALLBACK_SECRET,
+                        exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER),
+                        exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER), body, Instant.now(),
+                        Duration.ofMinutes(5));
+                bodies.add(JobJson.read(body, JsonNode.class));
+                exchange.sendResponseHeaders(204, -1);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://localhost:" + server.getAddress().getPort() + "/batch-hook";
+        }
+
+        List<JsonNode> received() {
+            return bodies;
+        }
+
+        boolean verified() {
+            return allVerified;
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
     }
 
     private JobResult awaitResultObject(String id) {

@@ -24,7 +24,9 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -44,6 +46,13 @@ public final class LocalAws implements AutoCloseable {
     public static final String DLQ = "gpupipe-dlq";
     /** The result notifier's delayed callback redeliveries. */
     public static final String CALLBACK_RETRY_QUEUE = "gpupipe-callback-retry";
+    /** The batch function's steps (plan, chunks, cancel, finalize), and where those it keeps failing on go. */
+    public static final String BATCH_QUEUE = "gpupipe-batch";
+    public static final String BATCH_DLQ = "gpupipe-batch-dlq";
+    /** Deliveries of a batch step before it is dead-lettered (the template's BatchQueue redrive). */
+    public static final int BATCH_MAX_RECEIVE_COUNT = 5;
+    /** Above the longest local chunk invocation, so a slow chunk is not handed out twice. */
+    public static final int BATCH_VISIBILITY_SECONDS = 180;
     public static final String BUCKET = "gpupipe-results";
 
     private final LocalAwsOptions options;
@@ -133,12 +142,26 @@ public final class LocalAws implements AutoCloseable {
             }
             queueUrls.put(DLQ, dlqUrl);
             queueUrls.put(CALLBACK_RETRY_QUEUE, sqs.createQueue(b -> b.queueName(CALLBACK_RETRY_QUEUE)).queueUrl());
+            createBatchQueues(sqs);
             try {
                 s3.createBucket(b -> b.bucket(BUCKET));
             } catch (BucketAlreadyOwnedByYouException e) {
                 // kept from an earlier run with --data
             }
         }
+    }
+
+    private void createBatchQueues(SqsClient sqs) {
+        String dlqUrl = sqs.createQueue(b -> b.queueName(BATCH_DLQ).attributes(Map.of(
+                QueueAttributeName.MESSAGE_RETENTION_PERIOD, "1209600"))).queueUrl();
+        String dlqArn = sqs.getQueueAttributes(b -> b.queueUrl(dlqUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes().get(QueueAttributeName.QUEUE_ARN);
+        String redrive = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\""
+                + BATCH_MAX_RECEIVE_COUNT + "\"}";
+        queueUrls.put(BATCH_DLQ, dlqUrl);
+        queueUrls.put(BATCH_QUEUE, sqs.createQueue(b -> b.queueName(BATCH_QUEUE).attributes(Map.of(
+                QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(BATCH_VISIBILITY_SECONDS),
+                QueueAttributeName.REDRIVE_POLICY, redrive))).queueUrl());
     }
 
     private static String createTierQueue(SqsClient sqs, String name, int visibilitySeconds, String redrive) {
@@ -178,7 +201,7 @@ public final class LocalAws implements AutoCloseable {
         return queueUrl(options.tiers().get(tier).queue());
     }
 
-    /** The URL of a tier queue (by queue name), {@link #DLQ} or {@link #CALLBACK_RETRY_QUEUE}. */
+    /** The URL of a tier queue (by queue name), {@link #DLQ}, {@link #CALLBACK_RETRY_QUEUE} or a batch queue. */
     public String queueUrl(String queueName) {
         String url = queueUrls.get(queueName);
         if (url == null) {
@@ -203,6 +226,13 @@ public final class LocalAws implements AutoCloseable {
     public S3Client newS3Client() {
         return S3Client.builder().endpointOverride(s3Endpoint).region(Region.of(REGION)).forcePathStyle(true)
                 .credentialsProvider(credentials()).httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    /** A presigner configured as Quarkus configures the functions' (endpoint override, path style, test keys). */
+    public S3Presigner newS3Presigner() {
+        return S3Presigner.builder().endpointOverride(s3Endpoint).region(Region.of(REGION))
+                .credentialsProvider(credentials())
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
     }
 
     public static StaticCredentialsProvider credentials() {
@@ -232,6 +262,7 @@ public final class LocalAws implements AutoCloseable {
         }
         config.put("local-aws.queue-url.dlq", queueUrl(DLQ));
         config.put("local-aws.queue-url.callback-retry", queueUrl(CALLBACK_RETRY_QUEUE));
+        config.put("local-aws.queue-url.batch", queueUrl(BATCH_QUEUE));
         config.put("local-aws.bucket", BUCKET);
         config.put("local-aws.max-receive-count", Integer.toString(options.maxReceiveCount()));
         return config;

@@ -61,7 +61,7 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
             case SPEECH -> withAudio(output, JobLayout.audioKey(job.requestId()));
         };
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), answered, null, tier, model,
-                modelVersion, null, null, null, null, job.callbackUrl(), now, true, requestId, null, null);
+                modelVersion, null, null, null, null, job.callbackUrl(), now, true, requestId, null, null, null);
     }
 
     private static JobResult.Output withAudio(JobResult.Output output, String audioKey) {

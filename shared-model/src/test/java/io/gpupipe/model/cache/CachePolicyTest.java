@@ -63,6 +63,6 @@ class CachePolicyTest {
 
     private static InferenceJob text(double temperature, Integer seed, Boolean cache) {
         return new InferenceJob("5b3f1d2e-8c4a-4f6b-9a2d-1e0c3b4a5d6f", Task.GENERATE, "Hi", 16, temperature, 1.0,
-                null, null, null, null, null, null, null, null, null, null, seed, cache);
+                null, null, null, null, null, null, null, null, null, null, seed, cache, null);
     }
 }

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * The result cache as the router reads it, and what a hit writes: the job's result (create-only) and, for speech,
  * its own copy of the cached audio. Failures to reach the store throw
- * {@link io.gpupipe.router.exception.StoreUnavailableException}.
+ * {@link io.gpupipe.submission.exception.StoreUnavailableException}.
  */
 public interface CacheStore {
     /** The entry stored under {@code key}, or empty when there is none (or it cannot be read). */

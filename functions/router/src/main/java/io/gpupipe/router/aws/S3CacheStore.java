@@ -5,7 +5,7 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.router.exception.StoreUnavailableException;
+import io.gpupipe.submission.exception.StoreUnavailableException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import org.jboss.logging.Logger;

@@ -18,7 +18,12 @@ public record HttpApiRoute(String method, String pathTemplate) {
             new HttpApiRoute("POST", "/v1/jobs"),
             new HttpApiRoute("POST", "/infer"),
             new HttpApiRoute("GET", "/v1/jobs/{id}"),
-            new HttpApiRoute("DELETE", "/v1/jobs/{id}"));
+            new HttpApiRoute("DELETE", "/v1/jobs/{id}"),
+            new HttpApiRoute("POST", "/v1/batches/uploads"),
+            new HttpApiRoute("POST", "/v1/batches"),
+            new HttpApiRoute("GET", "/v1/batches/{id}"),
+            new HttpApiRoute("DELETE", "/v1/batches/{id}"),
+            new HttpApiRoute("POST", "/v1/batches/{id}/cancel"));
 
     public String routeKey() {
         return method + " " + pathTemplate;

@@ -6,6 +6,7 @@ import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.batch.BatchLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.function.ToLongBiFunction;
 
 /**
  * S3 event notifications for the results bucket: every object written under {@code results/} ending in
- * {@code .json} (the deployment's filter) becomes an {@code ObjectCreated:Put} event delivered to the result
+ * {@code .json}, and every batch's {@code batches/{id}/final.json} (the deployment's two filters), becomes an {@code ObjectCreated:Put} event delivered to the result
  * notifier asynchronously, as S3 does, with Lambda's asynchronous retry policy (2 retries; here after 1 s and 2 s
  * instead of 1 and 2 minutes).
  */
@@ -48,9 +49,13 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
         this.retryDelay = retryDelay;
     }
 
-    /** True for the keys the deployment's notification filter passes: prefix results/, suffix .json. */
+    /**
+     * True for the keys the deployment's notification filters pass: prefix results/ with suffix .json, and prefix
+     * batches/ with suffix /final.json.
+     */
     public static boolean matchesFilter(String key) {
-        return key.startsWith(JobLayout.RESULTS_PREFIX) && key.endsWith(JobLayout.JSON_SUFFIX);
+        return (key.startsWith(JobLayout.RESULTS_PREFIX) && key.endsWith(JobLayout.JSON_SUFFIX))
+                || (key.startsWith(BatchLayout.BATCHES_PREFIX) && key.endsWith(BatchLayout.FINAL_SUFFIX));
     }
 
     @Override

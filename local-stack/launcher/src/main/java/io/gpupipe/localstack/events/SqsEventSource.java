@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * developer guide, "Handling errors for an SQS event source").
  */
 public final class SqsEventSource implements AutoCloseable {
-    private static final int BATCH_SIZE = 10;
+    /** SQS's largest receive, the event source mapping's default batch size. */
+    public static final int DEFAULT_BATCH_SIZE = 10;
     private static final int WAIT_SECONDS = 5;
 
     private final String label;
@@ -37,13 +38,16 @@ public final class SqsEventSource implements AutoCloseable {
     private final String queueUrl;
     private final String queueArn;
     private final Console console;
+    private final int batchSize;
     private final Thread poller;
     private final AtomicLong deleted = new AtomicLong();
     private final AtomicLong kept = new AtomicLong();
     private volatile boolean running = true;
 
-    private SqsEventSource(String label, FunctionInvoker function, LocalAws aws, String queueName, Console console) {
+    private SqsEventSource(String label, FunctionInvoker function, LocalAws aws, String queueName, Console console,
+                           int batchSize) {
         this.label = label;
+        this.batchSize = batchSize;
         this.function = function;
         this.sqs = aws.newSqsClient();
         this.queueUrl = aws.queueUrl(queueName);
@@ -54,10 +58,16 @@ public final class SqsEventSource implements AutoCloseable {
         this.poller.setDaemon(true);
     }
 
-    /** Starts polling {@code queueName} for {@code function}. */
+    /** Starts polling {@code queueName} for {@code function}, up to 10 messages per invocation. */
     public static SqsEventSource start(String label, FunctionInvoker function, LocalAws aws, String queueName,
                                        Console console) {
-        SqsEventSource source = new SqsEventSource(label, function, aws, queueName, console);
+        return start(label, function, aws, queueName, console, DEFAULT_BATCH_SIZE);
+    }
+
+    /** Starts polling {@code queueName} for {@code function}, up to {@code batchSize} messages per invocation. */
+    public static SqsEventSource start(String label, FunctionInvoker function, LocalAws aws, String queueName,
+                                       Console console, int batchSize) {
+        SqsEventSource source = new SqsEventSource(label, function, aws, queueName, console, batchSize);
         source.poller.start();
         return source;
     }
@@ -65,7 +75,7 @@ public final class SqsEventSource implements AutoCloseable {
     private void pollLoop() {
         while (running) {
             try {
-                List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(BATCH_SIZE)
+                List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(batchSize)
                         .waitTimeSeconds(WAIT_SECONDS).messageSystemAttributeNames(MessageSystemAttributeName.ALL)
                         .messageAttributeNames("All")).messages();
                 if (!batch.isEmpty()) {

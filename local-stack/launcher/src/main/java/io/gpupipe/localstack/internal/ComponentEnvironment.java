@@ -71,6 +71,7 @@ public final class ComponentEnvironment {
         modelVersions.forEach((tier, version) -> env.put("GPUPIPE_ROUTER_MODEL_VERSIONS_" + tier.envName(), version));
         env.put("GPUPIPE_ROUTER_BUCKET", aws.bucket());
         env.put("GPUPIPE_ROUTER_CLASSIFIER_TYPE", "heuristic");
+        env.put("GPUPIPE_ROUTER_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
         return env;
     }
 
@@ -116,6 +117,7 @@ public final class ComponentEnvironment {
         env.put("GPUPIPE_NOTIFIER_CALLBACK_SECRET", CALLBACK_SECRET);
         env.put("GPUPIPE_NOTIFIER_ALLOWED_CALLBACK_HOSTS", "localhost,127.0.0.1");
         env.put("GPUPIPE_NOTIFIER_CALLBACK_RETRY_QUEUE_URL", aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE));
+        env.put("GPUPIPE_NOTIFIER_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
         return env;
     }
 
@@ -123,6 +125,17 @@ public final class ComponentEnvironment {
     public Map<String, String> deadLetter() {
         Map<String, String> env = awsClients();
         env.put("GPUPIPE_DEADLETTER_BUCKET", aws.bucket());
+        return env;
+    }
+
+    /** The batch function: the bucket, its own queue (its event source too) and every tier's queue. */
+    public Map<String, String> batch() {
+        Map<String, String> env = awsClients();
+        env.put("GPUPIPE_BATCH_BUCKET", aws.bucket());
+        env.put("GPUPIPE_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
+        for (TierDefinition tier : aws.tiers().tiers()) {
+            env.put("GPUPIPE_BATCH_TIER_QUEUE_URLS_" + tier.tier().envName(), aws.queueUrl(tier.queue()));
+        }
         return env;
     }
 

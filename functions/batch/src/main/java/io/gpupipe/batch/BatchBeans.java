@@ -1,0 +1,99 @@
+package io.gpupipe.batch;
+
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.routing.Classifier;
+import io.gpupipe.model.routing.RoutingPolicy;
+import io.gpupipe.model.routing.RoutingThresholds;
+import io.gpupipe.submission.BatchStore;
+import io.gpupipe.submission.BatchTasks;
+import io.gpupipe.submission.JobCanceller;
+import io.gpupipe.submission.JobQueue;
+import io.gpupipe.submission.JobStore;
+import io.gpupipe.submission.JobSubmitter;
+import io.gpupipe.submission.LineLedger;
+import io.gpupipe.submission.TierQueueUrls;
+import io.gpupipe.submission.aws.S3BatchStore;
+import io.gpupipe.submission.aws.S3JobStore;
+import io.gpupipe.submission.aws.SqsBatchTasks;
+import io.gpupipe.submission.aws.SqsJobQueue;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Wires the submission rules and adapters the router uses (one implementation of each) from the Quarkus-managed
+ * clients. Batch lines are routed by the router's {@link RoutingPolicy} with its default thresholds and the heuristic
+ * classifier: no per-line Bedrock call.
+ */
+@Singleton
+public class BatchBeans {
+
+    @Produces
+    @Singleton
+    TierCatalogue tiers() {
+        return TierCatalogue.bundled();
+    }
+
+    @Produces
+    @Singleton
+    RoutingPolicy routingPolicy(TierCatalogue tiers) {
+        return new RoutingPolicy(RoutingThresholds.DEFAULTS, Classifier.heuristic(), tiers);
+    }
+
+    @Produces
+    @Singleton
+    JobStore jobStore(S3Client s3, S3Presigner presigner, BatchConfig config) {
+        return new S3JobStore(s3, presigner, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    JobQueue jobQueue(SqsClient sqs, JobStore store, BatchConfig config, TierCatalogue tiers) {
+        return new SqsJobQueue(sqs, TierQueueUrls.of(tiers, config.tierQueueUrls(), "gpupipe.batch.tier-queue-urls"),
+                config.maxMessageBytes(), store::putPayload);
+    }
+
+    @Produces
+    @Singleton
+    JobSubmitter jobSubmitter(JobStore store, JobQueue queue, Clock clock) {
+        return new JobSubmitter(store, queue, clock, id -> { });
+    }
+
+    @Produces
+    @Singleton
+    JobCanceller jobCanceller(JobStore store, Clock clock) {
+        return new JobCanceller(store, clock);
+    }
+
+    @Produces
+    @Singleton
+    BatchStore batchStore(S3Client s3, S3Presigner presigner, BatchConfig config) {
+        return new S3BatchStore(s3, presigner, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    BatchTasks batchTasks(SqsClient sqs, BatchConfig config) {
+        return new SqsBatchTasks(sqs, config.queueUrl());
+    }
+
+    @Produces
+    @Singleton
+    LineLedger lineLedger(BatchStore store, BatchTasks tasks) {
+        return new LineLedger(store, tasks);
+    }
+
+    @Produces
+    @Singleton
+    BatchIo io(BatchConfig config) {
+        return new BatchIo(config.concurrency());
+    }
+
+    void closeIo(@Disposes BatchIo io) {
+        io.close();
+    }
+}

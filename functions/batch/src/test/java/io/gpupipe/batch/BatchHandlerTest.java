@@ -1,0 +1,323 @@
+package io.gpupipe.batch;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.batch.BatchEndpoint;
+import io.gpupipe.model.batch.BatchIds;
+import io.gpupipe.model.batch.BatchLayout;
+import io.gpupipe.model.batch.BatchOutputs;
+import io.gpupipe.model.batch.BatchRequest;
+import io.gpupipe.model.batch.BatchState;
+import io.gpupipe.model.batch.BatchStatus;
+import io.gpupipe.model.batch.BatchTask;
+import io.gpupipe.model.batch.LineError;
+import io.gpupipe.model.batch.LineOutcome;
+import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.submission.LineLedger;
+import io.gpupipe.submission.aws.S3BatchStore;
+import io.gpupipe.submission.aws.SqsBatchTasks;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * The batch function through the mock Lambda event server, on ElasticMQ and S3Proxy: each test pumps the batch
+ * queue into the handler as Lambda's event source would, and plays the worker (results) and the notifier (the line
+ * ledger) itself. Chunks of 4 lines (test profile), so the OpenAI example file is 3 chunks.
+ */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class BatchHandlerTest {
+    /** shared-model's OpenAI example file (see its README): 3 valid chat lines, 6 invalid ones, a blank one. */
+    static final Path OPENAI_EXAMPLE = Path.of("..", "..", "shared-model", "src", "test", "resources", "batches",
+            "openai-example.jsonl");
+    private static final Instant CREATED = Instant.parse("2026-12-01T10:00:00Z");
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    private S3Client s3;
+    private SqsClient sqs;
+    private S3BatchStore store;
+    private LineLedger ledger;
+
+    @BeforeEach
+    void setUp() {
+        s3 = aws.newS3Client();
+        sqs = aws.newSqsClient();
+        store = new S3BatchStore(s3, aws.newS3Presigner(), aws.bucket());
+        ledger = new LineLedger(store, new SqsBatchTasks(sqs, aws.queueUrl(LocalAws.BATCH_QUEUE)));
+        for (String queue : List.of(LocalAws.BATCH_QUEUE, LocalAws.SMALL_QUEUE, LocalAws.LARGE_QUEUE)) {
+            sqs.purgeQueue(b -> b.queueUrl(aws.queueUrl(queue)));
+        }
+    }
+
+    @AfterEach
+    void tearDown() {
+        sqs.close();
+        s3.close();
+    }
+
+    @Test
+    void batch_shouldEndCompletedWithOpenAiOutputAndErrorFiles_whenEveryJobOfTheExampleFileSucceeds()
+            throws IOException {
+        // given: the OpenAI example file, planned and submitted
+        BatchState batch = create(Files.readString(OPENAI_EXAMPLE), BatchEndpoint.CHAT_COMPLETIONS);
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+        List<InferenceJob> jobs = drainJobs(LocalAws.SMALL_QUEUE);
+        assertThat(jobs).extracting(j -> j.batch().line()).containsExactlyInAnyOrder(1, 2, 3);
+        assertThat(store.read(batch.id()).orElseThrow().state().status()).isEqualTo(BatchStatus.IN_PROGRESS);
+
+        // when: a worker answers each job, and the notifier records each result
+        for (InferenceJob job : jobs) {
+            JobResult result = JobResult.succeeded(job, JobResult.Output.text("Hello! How can I help?",
+                    JobResult.Usage.of(20, 7), "stop"), new JobResult.Provenance(Tier.of("small"), "stories260K",
+                    null, null, 1, 10L, 30L), Instant.now());
+            putResult(result);
+            ledger.record(job.batch(), LineOutcome.SUCCEEDED);
+        }
+        pump();
+
+        // then: completed, every line in exactly one file, in OpenAI's format
+        BatchState done = store.read(batch.id()).orElseThrow().state();
+        assertThat(done.status()).isEqualTo(BatchStatus.COMPLETED);
+        assertThat(done.counts()).isEqualTo(new RequestCounts(9, 3, 6));
+        assertThat(store.readFinal(batch.id())).contains(done);
+        List<JsonNode> output = lines(done.outputFileId());
+        List<JsonNode> errors = lines(done.errorFileId());
+        assertThat(output).extracting(l -> l.path("custom_id").asText())
+                .containsExactly("request-1", "request-2", "request-3");
+        assertThat(output.get(0).at("/response/status_code").asInt()).isEqualTo(200);
+        assertThat(output.get(0).at("/response/body/choices/0/message/content").asText())
+                .isEqualTo("Hello! How can I help?");
+        assertThat(output.get(0).get("error").isNull()).isTrue();
+        assertThat(errors).extracting(l -> l.path("custom_id").asText(null))
+                .containsExactly("request-5", "bad-role", "request-1", "wrong-url", null, null);
+        assertThat(errors.get(0).at("/response/body/error/param").asText()).isEqualTo("max_tokens");
+        assertThat(errors.get(2).at("/error/code").asText()).isEqualTo(LineError.DUPLICATE_CUSTOM_ID);
+        assertThat(errors.get(4).at("/error/code").asText()).isEqualTo(LineError.INVALID_JSON);
+    }
+
+    @Test
+    void submitChunk_shouldCreateNoSecondJob_whenItsMessageIsDeliveredAgain() throws IOException {
+        // given
+        BatchState batch = create(Files.readString(OPENAI_EXAMPLE), BatchEndpoint.CHAT_COMPLETIONS);
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+        List<InferenceJob> first = drainJobs(LocalAws.SMALL_QUEUE);
+
+        // when: chunk 0 (lines 1-4) is delivered again
+        invoke(List.of(BatchTask.ofChunk(BatchTask.Type.SUBMIT_CHUNK, batch.id(), 0)));
+
+        // then: the same jobs (ids derived from batch and line), one marker each
+        List<InferenceJob> again = drainJobs(LocalAws.SMALL_QUEUE);
+        assertThat(again).extracting(InferenceJob::requestId).isSubsetOf(first.stream().map(InferenceJob::requestId)
+                .toList());
+        assertThat(first).allSatisfy(j -> assertThat(marker(j.requestId()).batch()).isEqualTo(j.batch()));
+        assertThat(first).extracting(InferenceJob::requestId).containsExactlyInAnyOrder(BatchIds.jobId(batch.id(), 1),
+                BatchIds.jobId(batch.id(), 2), BatchIds.jobId(batch.id(), 3));
+    }
+
+    @Test
+    void cancel_shouldCancelTheQueuedJobs_andEndCancelledWithWhatFinished() throws IOException {
+        // given: a batch of speech lines whose first line's job has already finished
+        String file = speechLine("one") + speechLine("two") + speechLine("three") + speechLine("four")
+                + speechLine("five");
+        BatchState batch = create(file, BatchEndpoint.SPEECH);
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+        List<InferenceJob> jobs = drainJobs(aws.tiers().get(Tier.of("speech")).queue());
+        InferenceJob finished = jobs.stream().filter(j -> j.batch().line() == 1).findFirst().orElseThrow();
+        putResult(JobResult.succeeded(finished, JobResult.Output.audio(JobLayout.audioKey(finished.requestId()),
+                "wav", 16_000, 800L), new JobResult.Provenance(Tier.of("speech"), "freetts", null, null, 1, 5L, 9L),
+                Instant.now()));
+        ledger.record(finished.batch(), LineOutcome.SUCCEEDED);
+
+        // when: the client cancels (what the router does), and the batch function fans the cancel out
+        store.update(batch.id(), s -> Optional.of(s.cancelling(Instant.now())));
+        send(BatchTask.of(BatchTask.Type.CANCEL, batch.id()));
+        pump();
+
+        // then
+        BatchState done = store.read(batch.id()).orElseThrow().state();
+        assertThat(done.status()).isEqualTo(BatchStatus.CANCELLED);
+        assertThat(done.counts()).isEqualTo(new RequestCounts(5, 1, 0));
+        assertThat(jobs).filteredOn(j -> j.batch().line() > 1)
+                .allSatisfy(j -> assertThat(marker(j.requestId()).status()).isEqualTo(JobStatus.CANCELLED));
+        assertThat(lines(done.outputFileId())).extracting(l -> l.at("/response/body/audio_file_id").asText())
+                .containsExactly(JobLayout.audioKey(finished.requestId()));
+        assertThat(lines(done.errorFileId())).extracting(l -> l.at("/error/code").asText())
+                .containsOnly(BatchOutputs.BATCH_CANCELLED).hasSize(4);
+    }
+
+    @Test
+    void plan_shouldFailTheBatchWithWhy_whenTheInputHoldsNoLine() {
+        // given
+        BatchState batch = create("\n\n", BatchEndpoint.COMPLETIONS);
+
+        // when
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+
+        // then
+        BatchState done = store.read(batch.id()).orElseThrow().state();
+        assertThat(done.status()).isEqualTo(BatchStatus.FAILED);
+        assertThat(done.errors()).extracting(e -> e.code()).containsExactly("empty_file");
+        assertThat(store.readFinal(batch.id())).contains(done);
+    }
+
+    @Test
+    void handle_shouldKeepOnlyTheUnreadableMessage_forTheDlq() throws IOException {
+        // when: the events/ sample: a plan of an unknown batch (nothing to do) and a message that is no batch task
+        JsonNode response = invokeRaw(Files.readString(Path.of("events", "sqs-batch-tasks.json")));
+
+        // then
+        assertThat(response.get("batchItemFailures").findValuesAsText("itemIdentifier"))
+                .containsExactly("5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d");
+    }
+
+    @Test
+    void result_shouldBeAnHttpErrorLine_whenTheJobFailed() throws IOException {
+        // given: one completions line whose job fails at the model server
+        BatchState batch = create("{\"custom_id\":\"c1\",\"method\":\"POST\",\"url\":\"/v1/completions\","
+                + "\"body\":{\"prompt\":\"Once upon a time\",\"max_tokens\":8}}\n", BatchEndpoint.COMPLETIONS);
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+        InferenceJob job = drainJobs(LocalAws.SMALL_QUEUE).get(0);
+
+        // when
+        putResult(JobResult.failed(job, JobResult.JobError.of(ErrorCodes.MODEL_UNAVAILABLE, "no text model"), null,
+                Instant.now()));
+        ledger.record(job.batch(), LineOutcome.FAILED);
+        pump();
+
+        // then
+        BatchState done = store.read(batch.id()).orElseThrow().state();
+        assertThat(done.outputFileId()).isNull();
+        assertThat(done.counts()).isEqualTo(new RequestCounts(1, 0, 1));
+        assertThat(lines(done.errorFileId()).get(0).at("/response/status_code").asInt()).isEqualTo(503);
+    }
+
+    private BatchState create(String input, BatchEndpoint endpoint) {
+        String key = BatchLayout.inputKey(UUID.randomUUID());
+        s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromString(input));
+        BatchState state = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(key, endpoint,
+                "24h", null, null), CREATED);
+        store.create(state).orElseThrow();
+        return state;
+    }
+
+    private static String speechLine(String id) {
+        return "{\"custom_id\":\"" + id + "\",\"method\":\"POST\",\"url\":\"/v1/audio/speech\",\"body\":"
+                + "{\"input\":\"Line " + id + ".\",\"voice\":\"kevin16\"}}\n";
+    }
+
+    private void send(BatchTask task) {
+        sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE)).messageBody(task.toJson()));
+    }
+
+    /** Delivers the batch queue to the handler, one message per invocation, until it is empty. */
+    private void pump() {
+        for (int round = 0; round < 200; round++) {
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE))
+                    .maxNumberOfMessages(1).waitTimeSeconds(1)).messages();
+            if (batch.isEmpty()) {
+                return;
+            }
+            JsonNode response = invokeRaw(event(batch));
+            assertThat(response.get("batchItemFailures")).as(batch.get(0).body()).isEmpty();
+            sqs.deleteMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE))
+                    .receiptHandle(batch.get(0).receiptHandle()));
+        }
+        throw new AssertionError("the batch queue did not empty");
+    }
+
+    private void invoke(List<BatchTask> tasks) {
+        List<Message> messages = tasks.stream().map(t -> Message.builder().messageId(UUID.randomUUID().toString())
+                .receiptHandle("rh").body(t.toJson()).build()).toList();
+        assertThat(invokeRaw(event(messages)).get("batchItemFailures")).isEmpty();
+    }
+
+    private static String event(List<Message> messages) {
+        ObjectNode event = JobJson.mapper().createObjectNode();
+        ArrayNode records = event.putArray("Records");
+        for (Message m : messages) {
+            records.addObject().put("messageId", m.messageId()).put("receiptHandle", m.receiptHandle())
+                    .put("body", m.body()).put("eventSource", "aws:sqs").put("awsRegion", "us-east-1")
+                    .put("eventSourceARN", "arn:aws:sqs:us-east-1:000000000000:gpupipe-batch");
+        }
+        return event.toString();
+    }
+
+    private static JsonNode invokeRaw(String event) {
+        return JobJson.read(given().contentType("application/json").accept("application/json").body(event)
+                .when().post().then().statusCode(200).extract().asString(), JsonNode.class);
+    }
+
+    private List<InferenceJob> drainJobs(String queue) {
+        List<InferenceJob> jobs = new ArrayList<>();
+        while (true) {
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(queue)).maxNumberOfMessages(10)
+                    .waitTimeSeconds(1)).messages();
+            if (batch.isEmpty()) {
+                return jobs;
+            }
+            for (Message m : batch) {
+                jobs.add(((JobRequestParser.Outcome.Valid) new JobRequestParser().parse(m.body(),
+                        JobRequestParser.Source.QUEUE)).job());
+                sqs.deleteMessage(b -> b.queueUrl(aws.queueUrl(queue)).receiptHandle(m.receiptHandle()));
+            }
+        }
+    }
+
+    private void putResult(JobResult result) {
+        s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.resultKey(result.requestId())),
+                RequestBody.fromString(JobJson.write(result)));
+    }
+
+    private JobState marker(String id) {
+        return JobJson.read(s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(id)))
+                .asUtf8String(), JobState.class);
+    }
+
+    private List<JsonNode> lines(String key) {
+        try {
+            return s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(key)).asUtf8String().lines()
+                    .map(l -> JobJson.read(l, JsonNode.class)).toList();
+        } catch (NoSuchKeyException e) {
+            throw new AssertionError("no " + key, e);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.gpupipe.router;
+
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.batch.BatchObject;
+import java.util.List;
+
+/** What became of a batch request. */
+public sealed interface BatchOutcome {
+    /** The batch as it is now (200). */
+    record Found(BatchObject batch) implements BatchOutcome {
+    }
+
+    /** The request is invalid: every field error, nothing stored (400). */
+    record Rejected(List<FieldError> errors) implements BatchOutcome {
+    }
+
+    /** No such batch (404). */
+    record NotFound(String batchId) implements BatchOutcome {
+    }
+
+    /** The path holds no batch id (400). */
+    record InvalidId() implements BatchOutcome {
+    }
+
+    /** The batch has finished and cannot be cancelled (409). */
+    record NotCancellable(BatchObject batch) implements BatchOutcome {
+    }
+
+    /** The batch queue (or batches as a whole) is unavailable: nothing was accepted (503). */
+    record Unavailable(String message) implements BatchOutcome {
+    }
+}

@@ -1,0 +1,178 @@
+package io.gpupipe.router;
+
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.batch.BatchIds;
+import io.gpupipe.model.batch.BatchLayout;
+import io.gpupipe.model.batch.BatchLimits;
+import io.gpupipe.model.batch.BatchObject;
+import io.gpupipe.model.batch.BatchPlanner;
+import io.gpupipe.model.batch.BatchProgress;
+import io.gpupipe.model.batch.BatchRequest;
+import io.gpupipe.model.batch.BatchRequestParser;
+import io.gpupipe.model.batch.BatchState;
+import io.gpupipe.model.batch.BatchStatus;
+import io.gpupipe.model.batch.BatchTask;
+import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.submission.BatchStore;
+import io.gpupipe.submission.BatchTasks;
+import io.gpupipe.submission.exception.QueueUnavailableException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The batch API's use cases. Creating records the batch (create-only) and hands the work to the batch function
+ * through the batch queue (the router never reads the input: 100,000 lines do not fit a 15 s request). Status costs a
+ * bounded number of S3 calls whatever the batch's size: the record, one listing of ended chunks, one of the running
+ * chunks' progress (counts are in the keys), and the terminal record once every chunk ended. Cancel marks the batch
+ * cancelling and lets the batch function cancel its queued lines.
+ */
+public final class BatchService {
+    private static final Logger LOG = Logger.getLogger(BatchService.class);
+
+    private final BatchStore store;
+    private final Optional<BatchTasks> tasks;
+    private final Clock clock;
+    private final Duration uploadTtl;
+    private final Duration presignTtl;
+    private final Supplier<UUID> ids;
+
+    /** {@code tasks} empty: the deployment has no batch queue, and the batch endpoints answer 503. */
+    public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
+                        Duration presignTtl, Supplier<UUID> ids) {
+        this.store = store;
+        this.tasks = tasks;
+        this.clock = clock;
+        this.uploadTtl = uploadTtl;
+        this.presignTtl = presignTtl;
+        this.ids = ids;
+    }
+
+    /** A key to upload an input file to, and its presigned PUT. */
+    public UploadResponse upload() {
+        String key = BatchLayout.inputKey(ids.get());
+        return new UploadResponse(key, store.presignPut(key, uploadTtl).toString(), "PUT",
+                clock.instant().plus(uploadTtl).getEpochSecond());
+    }
+
+    public BatchOutcome create(String body) {
+        if (tasks.isEmpty()) {
+            return notEnabled();
+        }
+        BatchRequestParser.Outcome parsed = BatchRequestParser.parse(body);
+        if (parsed instanceof BatchRequestParser.Outcome.Invalid invalid) {
+            return new BatchOutcome.Rejected(invalid.errors());
+        }
+        BatchRequest request = ((BatchRequestParser.Outcome.Valid) parsed).request();
+        Optional<Long> size = store.size(request.inputFileId());
+        if (size.isEmpty()) {
+            return rejected("input_file_id", ErrorCodes.INVALID_VALUE, "no file was uploaded to "
+                    + request.inputFileId() + " (PUT it to the upload_url of POST /v1/batches/uploads first)");
+        }
+        if (BatchPlanner.checkSize(size.get()).isPresent()) {
+            return rejected("input_file_id", ErrorCodes.TOO_LONG, "the input file has " + size.get()
+                    + " bytes; at most " + BatchLimits.MAX_FILE_BYTES + " are allowed");
+        }
+        BatchState state = BatchState.created(BatchIds.newBatchId(ids.get()), request, clock.instant());
+        String eTag = store.create(state).orElseThrow(() -> new IllegalStateException("batch id " + state.id()
+                + " already taken"));
+        try {
+            tasks.get().send(BatchTask.of(BatchTask.Type.PLAN, state.id()));
+        } catch (QueueUnavailableException e) {
+            LOG.errorf("batch %s not accepted, the batch queue is unavailable: %s", state.id(), e.getMessage());
+            if (!store.delete(state.id(), eTag)) {
+                LOG.infof("the record of unaccepted batch %s was already changed; left in place", state.id());
+            }
+            return new BatchOutcome.Unavailable("the batch queue is unavailable; the batch was not accepted, retry "
+                    + "later");
+        }
+        LOG.infof("batch %s created from %s (%d bytes) for %s", state.id(), request.inputFileId(), size.get(),
+                request.endpoint().path());
+        return new BatchOutcome.Found(render(state));
+    }
+
+    public BatchOutcome get(String rawId) {
+        if (!BatchIds.isValidBatchId(rawId)) {
+            return new BatchOutcome.InvalidId();
+        }
+        return store.read(rawId).<BatchOutcome>map(stored -> new BatchOutcome.Found(render(stored.state())))
+                .orElseGet(() -> new BatchOutcome.NotFound(rawId));
+    }
+
+    /**
+     * Marks a running batch cancelling and asks the batch function to cancel its queued lines; repeated while it is
+     * cancelling, it asks again (the fan-out is idempotent), so a retry after a 503 completes the cancel.
+     */
+    public BatchOutcome cancel(String rawId) {
+        if (!BatchIds.isValidBatchId(rawId)) {
+            return new BatchOutcome.InvalidId();
+        }
+        if (tasks.isEmpty()) {
+            return notEnabled();
+        }
+        Instant now = clock.instant();
+        Optional<BatchState> state = store.update(rawId, s -> s.isCancellable() ? Optional.of(s.cancelling(now))
+                : Optional.empty());
+        if (state.isEmpty()) {
+            return new BatchOutcome.NotFound(rawId);
+        }
+        BatchStatus status = state.get().status();
+        if (status == BatchStatus.CANCELLING) {
+            try {
+                tasks.get().send(BatchTask.of(BatchTask.Type.CANCEL, rawId));
+            } catch (QueueUnavailableException e) {
+                LOG.errorf("cancel of batch %s not yet handed on: %s", rawId, e.getMessage());
+                return new BatchOutcome.Unavailable("the batch queue is unavailable; the batch reads cancelling, "
+                        + "retry the cancel");
+            }
+        }
+        BatchObject shown = render(state.get());
+        boolean cancellable = status == BatchStatus.CANCELLING || status == BatchStatus.CANCELLED;
+        return cancellable ? new BatchOutcome.Found(shown) : new BatchOutcome.NotCancellable(shown);
+    }
+
+    /** The batch object with its counts now, and presigned links to its files once finished. */
+    private BatchObject render(BatchState state) {
+        if (state.status().isTerminal()) {
+            return finished(state);
+        }
+        if (state.plan() == null) {
+            return BatchObject.of(state, RequestCounts.NONE, state.status(), BatchObject.Links.NONE);
+        }
+        BatchProgress progress = BatchProgress.ofKeys(store.list(BatchLayout.endedPrefix(state.id())),
+                store.list(BatchLayout.progressPrefix(state.id())));
+        if (progress.allEnded(state.plan())) {
+            Optional<BatchState> terminal = store.readFinal(state.id());
+            if (terminal.isPresent()) {
+                return finished(terminal.get());
+            }
+        }
+        return BatchObject.of(state, progress.counts().toRequestCounts(state.plan().lines()),
+                progress.shownStatus(state), BatchObject.Links.NONE);
+    }
+
+    private BatchObject finished(BatchState terminal) {
+        BatchObject.Links links = new BatchObject.Links(
+                terminal.outputFileId() == null ? null : store.presignGet(terminal.outputFileId(), presignTtl),
+                terminal.errorFileId() == null ? null : store.presignGet(terminal.errorFileId(), presignTtl),
+                terminal.outputFileId() == null && terminal.errorFileId() == null ? null
+                        : clock.instant().plus(presignTtl));
+        return BatchObject.of(terminal, terminal.counts() == null ? RequestCounts.NONE : terminal.counts(),
+                terminal.status(), links);
+    }
+
+    private static BatchOutcome rejected(String field, String code, String message) {
+        return new BatchOutcome.Rejected(List.of(new FieldError(field, code, message)));
+    }
+
+    private static BatchOutcome notEnabled() {
+        return new BatchOutcome.Unavailable("batches are not enabled in this deployment (no batch queue: "
+                + "GPUPIPE_ROUTER_BATCH_QUEUE_URL)");
+    }
+}

@@ -1,0 +1,88 @@
+package io.gpupipe.router;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.batch.BatchIds;
+import io.gpupipe.model.batch.BatchMember;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/** The batch routes over the Lambda HTTP path: status codes and bodies a client sees. */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class BatchesApiTest extends LocalAwsProbeSetup {
+
+    @Test
+    void batch_shouldBeCreatedReadAndCancelled_overTheApi() throws Exception {
+        // given: an input file uploaded with the presigned PUT the API hands out
+        JsonPath upload = given().post("/v1/batches/uploads").then().statusCode(200)
+                .body("method", equalTo("PUT")).extract().jsonPath();
+        HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                upload.getString("upload_url"))).PUT(HttpRequest.BodyPublishers.ofString("{}\n")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).isEqualTo(200);
+
+        // when
+        String id = given().contentType("application/json").body("{\"input_file_id\":\""
+                        + upload.getString("input_file_id") + "\",\"endpoint\":\"/v1/chat/completions\","
+                        + "\"completion_window\":\"24h\",\"metadata\":{\"description\":\"nightly eval job\"}}")
+                .post("/v1/batches")
+                .then().statusCode(200).body("object", equalTo("batch")).body("status", equalTo("validating"))
+                .body("request_counts.total", equalTo(0)).body("metadata.description", equalTo("nightly eval job"))
+                .extract().path("id");
+
+        // then
+        given().get("/v1/batches/" + id).then().statusCode(200).body("id", equalTo(id))
+                .body("endpoint", equalTo("/v1/chat/completions"));
+        given().post("/v1/batches/" + id + "/cancel").then().statusCode(200).body("status", equalTo("cancelling"));
+        given().delete("/v1/batches/" + id).then().statusCode(200).body("status", equalTo("cancelling"));
+        given().get("/v1/batches/" + BatchIds.newBatchId(UUID.randomUUID())).then().statusCode(404)
+                .body("errors[0].field", equalTo("batch_id"));
+        given().get("/v1/batches/not-a-batch").then().statusCode(400).body("errors[0].code",
+                equalTo("invalid_format"));
+    }
+
+    @Test
+    void create_shouldAnswer400NamingEveryBadField() {
+        given().contentType("application/json").body("{\"input_file_id\":\"results/x.json\",\"endpoint\":"
+                        + "\"/v1/embeddings\",\"completion_window\":\"1h\"}")
+                .post("/v1/batches")
+                .then().statusCode(400)
+                .body("errors.field", hasItems("input_file_id", "endpoint", "completion_window"));
+        given().contentType("text/plain").body("x").post("/v1/batches").then().statusCode(415);
+    }
+
+    @Test
+    void cancelJob_shouldAnswer409NamingTheBatch_whenTheJobIsALineOfOne() {
+        // given: a queued line of a batch
+        BatchMember member = new BatchMember(BatchIds.newBatchId(UUID.randomUUID()), 0, 1, 1);
+        InferenceJob job = new InferenceJob(member.requestId(), Task.GENERATE, "x", 1, 0, 1, null, null, null, null,
+                null, Instant.now(), null, null, null, null, null, null, member);
+        probe.s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(job.requestId())),
+                RequestBody.fromString(JobJson.write(JobState.queued(job, Tier.of("small"), Instant.now()))));
+
+        // when, then
+        given().delete("/v1/jobs/" + job.requestId()).then().statusCode(409)
+                .body("errors[0].code", equalTo(ApiErrorCodes.PART_OF_BATCH))
+                .body("errors[0].message", org.hamcrest.Matchers.containsString(member.batchId()));
+    }
+}
