@@ -99,12 +99,13 @@ class ResultCacheWriterTest {
 
     @Test
     void speechSuccess_shouldCopyTheAudioIntoTheCache_beforeWritingTheEntry() {
-        // given
-        start(pinnedBackend());
+        // given: a worker of the speech tier (a text tier's worker refuses speech jobs: not_served)
+        Tier speech = Tier.of("speech");
+        start(pinnedBackend(), speech);
         String id = LocalPipeline.newRequestId();
         String body = LocalPipeline.job(id, "Speak " + id, j -> j.put("task", "speech").put("cache", true));
         // when
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(speech)).messageBody(body));
         pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
         CacheEntry entry = awaitEntry(key(body));
@@ -154,13 +155,17 @@ class ResultCacheWriterTest {
     }
 
     private void start(InferenceBackend backend) {
+        start(backend, Tier.of("large"));
+    }
+
+    private void start(InferenceBackend backend, Tier tier) {
         Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
-        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
+        WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(tier)
                 .withMaxInFlight(2).withoutAdaptiveWindow();
-        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
+        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(tier),
                 Optional.of(aws.queueUrl(LocalAws.DLQ))), new S3JobStore(pipeline.s3(), aws.bucket()), backend,
                 new CapturedEvents(), Clock.systemUTC(), new ResultCacheWriter(new S3CacheStore(pipeline.s3(),
-                aws.bucket()), TierCatalogue.bundled().get(Tier.of("large")), Clock.systemUTC()),
+                aws.bucket()), TierCatalogue.bundled().get(tier), Clock.systemUTC()),
                 OpenTelemetry.noop().getTracer("test"));
         worker.start();
     }
