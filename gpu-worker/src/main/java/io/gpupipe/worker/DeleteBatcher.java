@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.model.consumption.CallBatching;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,23 +10,24 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * Deletes finished messages with DeleteMessageBatch: up to 10 per call, waiting at most {@link #LINGER} after the
+ * Deletes finished messages with DeleteMessageBatch: up to 10 per call, waiting at most {@code linger} after the
  * first for more. A message is handed over only after its result is durable, so a delete that is late, or that fails
  * even when retried, costs nothing but a redelivery, which finds the result and is deleted without inference.
  */
 final class DeleteBatcher implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DeleteBatcher.class);
-    static final int MAX_BATCH = 10;
-    static final Duration LINGER = Duration.ofMillis(200);
+    static final int MAX_BATCH = CallBatching.MAX_MESSAGES;
     private static final long RETRY_PAUSE_MS = 200;
 
     private final JobQueue queue;
     private final BlockingQueue<QueueMessage> pending = new LinkedBlockingQueue<>();
+    private final Duration linger;
     private final Thread flusher;
     private volatile boolean closed;
 
-    DeleteBatcher(JobQueue queue, String name) {
+    DeleteBatcher(JobQueue queue, String name, Duration linger) {
         this.queue = queue;
+        this.linger = linger;
         this.flusher = new Thread(this::run, name);
         this.flusher.setDaemon(true);
         this.flusher.start();
@@ -59,7 +61,7 @@ final class DeleteBatcher implements AutoCloseable {
                     continue;
                 }
                 List<QueueMessage> batch = new ArrayList<>(List.of(first));
-                long deadline = System.nanoTime() + LINGER.toNanos();
+                long deadline = System.nanoTime() + linger.toNanos();
                 while (batch.size() < MAX_BATCH && !closed) {
                     QueueMessage next = pending.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
                     if (next == null) {

@@ -1,6 +1,7 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.consumption.CallBatching;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Long-polls the tier queue for as many messages as the window has free slots, runs each job on its own thread
  * (so the model server can batch them), and settles each message exactly once: deletes go out in batches, releases
- * at once. A receive waits briefly for more free slots so that one call fills several. {@link #drain} stops receiving
+ * at once. A receive waits for more free slots while they keep coming, and briefly after emptying the queue, so that
+ * one call carries several messages ({@link CallBatching}). {@link #drain} stops receiving
  * at once, lets running jobs finish within the grace, releases the rest with visibility 0, and returns only after the
  * long poll in progress has ended and whatever it brought is released too.
  */
@@ -27,8 +29,8 @@ final class QueueConsumer {
     private static final Logger LOG = Logger.getLogger(QueueConsumer.class);
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofMillis(500);
     private static final Duration MAX_RECEIVE_BACKOFF = Duration.ofSeconds(20);
-    /** How long a receive waits for more free slots after the first, so one call fills several. */
-    static final Duration FILL_WAIT = Duration.ofMillis(20);
+    /** How receives, fills and deletes share calls (shared-model {@link CallBatching}). */
+    static final CallBatching BATCHING = CallBatching.defaults();
     /** Beyond the long-poll wait, how long the drain waits for a receive that started before it to return. */
     private static final Duration RECEIVE_MARGIN = Duration.ofSeconds(5);
 
@@ -52,7 +54,8 @@ final class QueueConsumer {
         this.queue = queue;
         this.processor = processor;
         this.lastReceive = lastReceive;
-        this.deletes = new DeleteBatcher(queue, "gpupipe-deletes-" + settings.tier().wireName());
+        this.deletes = new DeleteBatcher(queue, "gpupipe-deletes-" + settings.tier().wireName(),
+                BATCHING.deleteLinger(settings.visibilityTimeout()));
         this.window = window;
         this.settings = settings;
         this.jobs = jobs;
@@ -94,8 +97,11 @@ final class QueueConsumer {
 
     private void poll() throws InterruptedException {
         Duration backoff = Duration.ofSeconds(1);
+        Duration pause = Duration.ZERO;
         while (!stopping) {
-            int permits = fill(window.acquireUpTo(DeleteBatcher.MAX_BATCH, ACQUIRE_TIMEOUT));
+            pause(pause);
+            pause = Duration.ZERO;
+            int permits = fill(window.acquireUpTo(CallBatching.MAX_MESSAGES, ACQUIRE_TIMEOUT));
             if (permits == 0) {
                 continue;
             }
@@ -118,25 +124,41 @@ final class QueueConsumer {
             }
             window.release(permits - received.size());
             dispatch(received);
+            pause = BATCHING.pauseAfter(permits, received.size());
         }
     }
 
-    /** Holding {@code permits} (fewer than a full receive), waits up to {@link #FILL_WAIT} for more to free up. */
+    /**
+     * Holding {@code permits}, waits for more while free slots keep coming ({@link CallBatching#fillWait}), so that
+     * one receive asks for all of them.
+     */
     private int fill(int permits) throws InterruptedException {
-        int target = Math.min(DeleteBatcher.MAX_BATCH, window.limit());
-        if (permits == 0 || permits >= target) {
-            return permits;
-        }
-        long deadline = System.nanoTime() + FILL_WAIT.toNanos();
+        int target = BATCHING.target(window.limit());
+        long first = System.nanoTime();
+        long last = first;
         int held = permits;
-        while (held < target && !stopping) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+        while (!stopping) {
+            long now = System.nanoTime();
+            Duration wait = BATCHING.fillWait(held, target, Duration.ofNanos(now - first),
+                    Duration.ofNanos(now - last));
+            if (wait.isZero()) {
                 break;
             }
-            held += window.acquireUpTo(target - held, Duration.ofNanos(left));
+            int more = window.acquireUpTo(target - held, wait);
+            if (more > 0) {
+                held += more;
+                last = System.nanoTime();
+            }
         }
         return held;
+    }
+
+    /** The trickle pause ({@link CallBatching#pauseAfter}); cut short by a drain. */
+    private void pause(Duration pause) throws InterruptedException {
+        long deadline = System.nanoTime() + pause.toNanos();
+        while (!stopping && System.nanoTime() < deadline) {
+            Thread.sleep(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        }
     }
 
     private void dispatch(List<QueueMessage> received) {

@@ -11,6 +11,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.io.OutputStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,6 +98,7 @@ class RouterLatencyBenchmark {
                            int expectedStatus) {
         long[] nanos = new long[count];
         Map<Integer, Integer> unexpected = new TreeMap<>();
+        JvmCounters before = JvmCounters.now();
         for (int i = 0; i < count; i++) {
             APIGatewayV2HTTPEvent event = events.apply(i);
             long start = System.nanoTime();
@@ -105,11 +108,31 @@ class RouterLatencyBenchmark {
                 unexpected.merge(response.getStatusCode(), 1, Integer::sum);
             }
         }
-        return new Run(nanos, unexpected);
+        return new Run(nanos, unexpected, JvmCounters.now().minus(before));
     }
 
-    /** Per-request latencies and the count of unexpected answers by status. */
-    private record Run(long[] nanos, Map<Integer, Integer> unexpected) {
+    /** Per-request latencies, the count of unexpected answers by status, and what the JVM spent meanwhile. */
+    private record Run(long[] nanos, Map<Integer, Integer> unexpected, JvmCounters jvm) {
+    }
+
+    /** This JVM's CPU time and garbage collections (count, total pause time), to explain the tail. */
+    private record JvmCounters(long cpuNanos, long collections, long collectionMillis) {
+        static JvmCounters now() {
+            long count = 0;
+            long millis = 0;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                count += Math.max(0, gc.getCollectionCount());
+                millis += Math.max(0, gc.getCollectionTime());
+            }
+            long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
+            return new JvmCounters(cpu, count, millis);
+        }
+
+        JvmCounters minus(JvmCounters earlier) {
+            return new JvmCounters(cpuNanos - earlier.cpuNanos, collections - earlier.collections,
+                    collectionMillis - earlier.collectionMillis);
+        }
     }
 
     private static APIGatewayV2HTTPEvent submit(String id, int i) {
@@ -141,6 +164,12 @@ class RouterLatencyBenchmark {
                 percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99),
                 sorted[sorted.length - 1] / 1e6, mean);
         out.printf("  unexpected answers by status: %s%n", run.unexpected());
+        out.printf("  requests over 20 ms: %d; JVM CPU %.2f ms per request (handler, SDK, in-JVM SQS and S3); GC: %d "
+                + "collections, %d ms in all (%s); load average %.1f%n", Arrays.stream(sorted)
+                .filter(n -> n > 20_000_000L).count(), run.jvm().cpuNanos() / 1e6 / sorted.length,
+                run.jvm().collections(), run.jvm().collectionMillis(), ManagementFactory.getGarbageCollectorMXBeans()
+                .stream().map(GarbageCollectorMXBean::getName).toList(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         long total = calls.values().stream().mapToLong(Long::longValue).sum();
         out.printf("  SQS+S3 API calls per request: %.3f (HTTP attempts %.3f)%n", (double) total / sorted.length,
                 (double) attempts / sorted.length);

@@ -3,6 +3,7 @@ package io.gpupipe.worker.aws;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.consumption.CallBatching;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.worker.JobQueue;
 import io.gpupipe.worker.QueueAttributes;
@@ -25,7 +26,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /** The tier queue over SQS (AWS SDK v2, the client Quarkus manages or any other). */
 public final class SqsJobQueue implements JobQueue {
     private static final int MAX_REASON_CHARS = 1024;
-    private static final int MAX_BATCH = 10;
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -157,8 +157,8 @@ public final class SqsJobQueue implements JobQueue {
     /** SQS batch calls take at most 10 entries. */
     private static List<List<QueueMessage>> chunks(List<QueueMessage> messages) {
         List<List<QueueMessage>> chunks = new ArrayList<>();
-        for (int from = 0; from < messages.size(); from += MAX_BATCH) {
-            chunks.add(messages.subList(from, Math.min(messages.size(), from + MAX_BATCH)));
+        for (int from = 0; from < messages.size(); from += CallBatching.MAX_MESSAGES) {
+            chunks.add(messages.subList(from, Math.min(messages.size(), from + CallBatching.MAX_MESSAGES)));
         }
         return chunks;
     }

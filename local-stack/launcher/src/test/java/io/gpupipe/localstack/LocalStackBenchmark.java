@@ -8,6 +8,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,11 +23,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +49,8 @@ class LocalStackBenchmark {
     private static final int SPEECH_JOBS = Integer.getInteger("benchmark.jobs", 500);
     private static final int INSTANT_JOBS = Integer.getInteger("benchmark.instant-jobs", 2_000);
     private static final int CLIENTS = 16;
+    /** {@code -Dbenchmark.jfr=DIR}: flight recordings of every JVM of the stack over the measured interval. */
+    private static final String JFR_DIR = System.getProperty("benchmark.jfr");
     private static final int ROUTER_ENVIRONMENTS = Integer.getInteger("benchmark.router-concurrency",
             LaunchOptions.DEFAULT_ROUTER_CONCURRENCY);
 
@@ -111,7 +117,7 @@ class LocalStackBenchmark {
                         + "\"temperature\":0,\"cache\":true");
             }
             System.out.printf(Locale.ROOT, "%nBENCHMARK local stack result cache, %d jobs per kind, %d clients, %d "
-                    + "cores, load average %s%n", CACHE_JOBS, CACHE_CLIENTS, Runtime.getRuntime().availableProcessors(),
+                    + "cores, load average %.1f%n", CACHE_JOBS, CACHE_CLIENTS, Runtime.getRuntime().availableProcessors(),
                     loadAverage());
             for (IntFunction<String> kind : kinds) {
                 String name = kind.apply(0).contains("speech") ? "speech (FreeTTS)" : "text (TinyStories, llama.cpp)";
@@ -127,7 +133,7 @@ class LocalStackBenchmark {
                         + "%d cache entries written%n", name, misses.statuses(), misses.p(0.50), misses.p(0.99),
                         cachedEntries);
                 System.out.printf(Locale.ROOT, "  %s, hits:   answers %s, submit → result p50 %.1f ms, p99 %.1f ms "
-                        + "(load average %s)%n", name, hits.statuses(), hits.p(0.50), hits.p(0.99), loadAverage());
+                        + "(load average %.1f)%n", name, hits.statuses(), hits.p(0.50), hits.p(0.99), loadAverage());
             }
         }
     }
@@ -196,13 +202,6 @@ class LocalStackBenchmark {
         return new Latencies(statuses, nanos);
     }
 
-    private static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[0];
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
-    }
 
     private static PrintStream quiet() {
         return new PrintStream(System.out, true, StandardCharsets.UTF_8) {
@@ -223,11 +222,15 @@ class LocalStackBenchmark {
             Set<String> done = ConcurrentHashMap.newKeySet();
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
                     .ifPresent(done::add));
-            HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(CLIENTS)).build();
+            HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(CLIENTS, clientThreads()))
+                    .build();
             URI submit = stack.apiUri().resolve("/v1/jobs");
             List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS, clientThreads());
             List<Future<Integer>> replies = new ArrayList<>();
+            StackRecording recording = JFR_DIR == null ? null : StackRecording.start(stack, Path.of(JFR_DIR));
+            double loadBefore = loadAverage();
+            StackCpu.Snapshot cpuBefore = StackCpu.take(stack);
             long t0 = System.nanoTime();
             for (int i = 0; i < jobs; i++) {
                 String json = body.apply(i);
@@ -241,36 +244,61 @@ class LocalStackBenchmark {
                 }));
             }
             int queued = 0;
-            List<Integer> others = new ArrayList<>();
+            Map<Integer, Integer> others = new TreeMap<>();
             for (Future<Integer> reply : replies) {
                 int status = reply.get();
                 if (status == 202) {
                     queued++;
                 } else {
-                    others.add(status);
+                    others.merge(status, 1, Integer::sum);
                 }
             }
             long accepted = System.nanoTime() - t0;
-            assertThat(others).as("every benchmark job is valid and must be accepted with 202").isEmpty();
             long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
             while (done.size() < queued && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             long finished = System.nanoTime() - t0;
+            StackCpu.Snapshot cpuAfter = StackCpu.take(stack);
+            double loadAfter = loadAverage();
+            if (recording != null) {
+                recording.close();
+            }
             clients.shutdownNow();
-            assertThat(done).hasSize(queued);
             List<Long> sorted = new ArrayList<>(latencies);
             Collections.sort(sorted);
             System.out.printf(Locale.ROOT, "%nBENCHMARK local stack, %d %s over HTTP, %d clients, router "
                     + "environments %d, %d cores%n", jobs, what, CLIENTS, options.routerConcurrency(),
                     Runtime.getRuntime().availableProcessors());
             System.out.printf(Locale.ROOT, "  start-up (in-process, to ready): %.1f s%n", startUp.toMillis() / 1e3);
-            System.out.printf(Locale.ROOT, "  API accepted all in %.1f s: %.1f jobs/s; submit latency p50 %.1f ms, "
+            System.out.printf(Locale.ROOT, "  API answered all in %.1f s: %.1f jobs/s; submit latency p50 %.1f ms, "
                     + "p99 %.1f ms%n", accepted / 1e9, jobs / (accepted / 1e9), pct(sorted, 0.50), pct(sorted, 0.99));
-            System.out.printf(Locale.ROOT, "  answers: %d x 202 queued, other: %s%n", queued, others);
-            System.out.printf(Locale.ROOT, "  all %d results in S3 after %.1f s: %.1f jobs/s end to end%n%n",
-                    queued, finished / 1e9, queued / (finished / 1e9));
+            System.out.printf(Locale.ROOT, "  answers: %d x 202 queued, other statuses: %s%n", queued, others);
+            System.out.printf(Locale.ROOT, "  %d of %d results in S3 after %.1f s: %.1f jobs/s end to end%n",
+                    done.size(), queued, finished / 1e9, done.size() / (finished / 1e9));
+            System.out.printf(Locale.ROOT, "  load average (1 min) %.1f at the start, %.1f at the end%n", loadBefore,
+                    loadAfter);
+            System.out.println("  CPU time per job by component (user + system, from first submission to last "
+                    + "result):");
+            StackCpu.report(cpuBefore, cpuAfter, Math.max(1, done.size()), finished / 1e9)
+                    .forEach(System.out::println);
+            System.out.println();
+            assertThat(others).as("every benchmark job is valid and must be accepted with 202").isEmpty();
+            assertThat(done).as("a result for every accepted job").hasSize(queued);
         }
+    }
+
+    private static ThreadFactory clientThreads() {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, "benchmark-client-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static double pct(List<Long> sorted, double q) {

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -52,8 +53,13 @@ public final class LambdaFunction implements FunctionInvoker {
         this.console = console;
         this.process = launcher.get();
         this.timeout = timeout;
+        // named threads, so that a profile of the launcher tells the invoke client's work from the others'
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+                .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newCachedThreadPool(r -> {
+                    Thread t = new Thread(r, name + "-invoke");
+                    t.setDaemon(true);
+                    return t;
+                })).build();
     }
 
     /** What differs between functions: name, memory, timeout, handler class and the function's own variables. */
@@ -76,8 +82,16 @@ public final class LambdaFunction implements FunctionInvoker {
         List<Path> classpath = new ArrayList<>(packageClasspath);
         classpath.add(childClasses);
         List<String> command = List.of(JavaCommand.java(),
-                // Serial GC, as AWS's Java runtime uses on functions with under 2 vCPUs.
-                "-XX:+UseSerialGC",
+                // The JVM settings of AWS's Java 17/21 runtimes: serial GC, and tiered compilation stopped at
+                // level 1 (C1 only: "For Java 17 and Java 21, Lambda configures the JVM to stop tiered compilation
+                // at level 1 by default", Lambda developer guide, "Customize Java runtime startup behavior").
+                "-XX:+UseSerialGC", "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1",
+                // The functions' SDK clients use the JDK's HttpURLConnection, whose keep-alive cache holds 5 idle
+                // connections per host. In AWS each execution environment is its own JVM with one invocation at a
+                // time; here N environments share one JVM, so N concurrent calls to one endpoint would close and
+                // reopen connections all the time (measured: 226 new connections per 4,000 SQS calls from 16
+                // threads, 25 % more CPU on both sides). One idle connection per environment, as in AWS.
+                "-Dhttp.maxConnections=" + Math.max(5, spec.concurrency()),
                 "-Xmx" + Math.max(128, spec.memoryMb() / 2) + "m",
                 "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
                 LambdaHost.class.getName(), "--name", spec.name(), "--port", "0", "--handler", spec.handler(),
