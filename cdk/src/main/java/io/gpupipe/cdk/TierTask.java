@@ -184,6 +184,9 @@ public class TierTask extends Construct {
         env.put("GPUPIPE_WORKER_BACKEND", "openai");
         env.put("GPUPIPE_WORKER_MAX_RECEIVE_COUNT", sam.maxReceiveCount());
         env.put("GPUPIPE_WORKER_MODEL", spec.model().model());
+        // the figure the server gets as --max-num-seqs (serveCommand); the worker's window follows from it
+        // (shared-model WindowSizing: every slot busy plus a quarter waiting)
+        env.put("GPUPIPE_WORKER_MODEL_SERVER_SLOTS", Integer.toString(spec.model().maxConcurrentSequences()));
         switch (spec.contract()) {
             case TEXT -> env.put("GPUPIPE_WORKER_WARM_UP_TASK", "generate");
             case SPEECH -> {

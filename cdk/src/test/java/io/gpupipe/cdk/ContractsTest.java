@@ -56,6 +56,21 @@ class ContractsTest {
     }
 
     @Test
+    void worker_shouldBeToldHowManySequencesItsModelServerRuns_soItsWindowKeepsEverySlotBusy() {
+        // the worker's window used to be 16 for every tier, while vLLM ran --max-num-seqs 32 (small), 64 (large):
+        // half or three quarters of the GPU's batch stayed empty, and the speech server's 8 were overfilled
+        for (String tier : new String[] {"small", "large"}) {
+            List<Object> command = list(container(tier, "model-server").get("Command"));
+            String maxNumSeqs = command.get(command.indexOf("--max-num-seqs") + 1).toString();
+            assertThat(environment(tier, "gpu-worker")).as(tier)
+                    .containsEntry("GPUPIPE_WORKER_MODEL_SERVER_SLOTS", maxNumSeqs)
+                    .doesNotContainKey("GPUPIPE_WORKER_MAX_IN_FLIGHT"); // the worker derives it (WindowSizing)
+        }
+        assertThat(environment("speech", "gpu-worker")).containsEntry("GPUPIPE_WORKER_MODEL_SERVER_SLOTS",
+                Integer.toString(Tiers.speech().model().maxConcurrentSequences()));
+    }
+
+    @Test
     void synth_shouldFailReadably_whenATiersRevisionIsNotACommit() {
         for (String revision : new String[] {"main", "0123456789ABCDEF0123456789ABCDEF01234567", "abc123"}) {
             App app = new App(AppProps.builder().context(Map.of("smallModelRevision", revision,

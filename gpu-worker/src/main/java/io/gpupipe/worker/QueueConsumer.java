@@ -129,8 +129,8 @@ final class QueueConsumer {
     }
 
     /**
-     * Holding {@code permits}, waits for more while free slots keep coming ({@link CallBatching#fillWait}), so that
-     * one receive asks for all of them.
+     * Holding {@code permits}, waits for more while free slots keep coming, or while the jobs still in flight fill
+     * every server slot ({@link CallBatching#fillWait}), so that one receive asks for all of them.
      */
     private int fill(int permits) throws InterruptedException {
         int target = BATCHING.target(window.limit());
@@ -139,7 +139,8 @@ final class QueueConsumer {
         int held = permits;
         while (!stopping) {
             long now = System.nanoTime();
-            Duration wait = BATCHING.fillWait(held, target, Duration.ofNanos(now - first),
+            boolean serverStillFull = settings.serverSlots().serverStillFull(window.inUse() - held);
+            Duration wait = BATCHING.fillWait(held, target, serverStillFull, Duration.ofNanos(now - first),
                     Duration.ofNanos(now - last));
             if (wait.isZero()) {
                 break;

@@ -69,9 +69,9 @@ public final class Worker {
                     window), every, every, TimeUnit.MILLISECONDS);
         }
         consumer.start();
-        LOG.infof("consuming tier %s: window %d, visibility %d s (heartbeat every %d ms), last attempt at receive "
-                        + "%d, adaptive window %s", settings.tier().wireName(), settings.maxInFlight(),
-                settings.visibilityTimeout().toSeconds(), interval, settings.attempts().maxReceiveCount(),
+        LOG.infof("consuming tier %s: window %d for %d model-server slots, visibility %d s (heartbeat every %d ms), "
+                        + "last attempt at receive %d, adaptive window %s", settings.tier().wireName(),
+                settings.maxInFlight(), settings.serverSlots().serverSlots(), settings.visibilityTimeout().toSeconds(), interval, settings.attempts().maxReceiveCount(),
                 adaptive ? "on" : "off");
     }
 

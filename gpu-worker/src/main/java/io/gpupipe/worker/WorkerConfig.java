@@ -29,9 +29,17 @@ public interface WorkerConfig {
     /** The results bucket (markers, results, audio). */
     String bucket();
 
-    /** Most messages held at once (the concurrency window). */
-    @WithDefault("16")
-    int maxInFlight();
+    /**
+     * Sequences the model server runs at once (vLLM {@code --max-num-seqs}); the CDK app sets it from the figure it
+     * passes to the server. Default {@code WindowSizing.DEFAULT_SERVER_SLOTS} (16).
+     */
+    Optional<Integer> modelServerSlots();
+
+    /**
+     * Most messages held at once (the concurrency window); default: every server slot plus a quarter waiting
+     * ({@code WindowSizing}: 20 for 16 slots).
+     */
+    Optional<Integer> maxInFlight();
 
     /** Deliveries before SQS moves a message to the DLQ; default: the queue's redrive policy, else 3. */
     Optional<Integer> maxReceiveCount();
@@ -98,9 +106,11 @@ public interface WorkerConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** Requests waiting inside the server above which the window shrinks. */
-        @WithDefault("2")
-        int waitingThreshold();
+        /**
+         * Requests waiting inside the server above which the window shrinks; default: the window's headroom, the
+         * requests the worker keeps waiting there on purpose ({@code WindowSizing#headroom}).
+         */
+        Optional<Integer> waitingThreshold();
 
         @WithDefault("3")
         int shrinkAfter();

@@ -7,6 +7,7 @@ import io.gpupipe.model.consumption.AdaptiveWindow;
 import io.gpupipe.model.consumption.AttemptPolicy;
 import io.gpupipe.model.consumption.Backoff;
 import io.gpupipe.model.consumption.HeartbeatSchedule;
+import io.gpupipe.model.consumption.WindowSizing;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -14,7 +15,7 @@ import java.util.Optional;
  * Everything the consumer needs, resolved once at start-up from {@link WorkerConfig} and what the queue says
  * (visibility timeout, redrive limit). Plain values, so tests and the benchmark can build workers directly.
  */
-public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duration waitTime,
+public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowSizing serverSlots, Duration waitTime,
                              Duration visibilityTimeout, AttemptPolicy attempts, Duration modelTimeout, int maxCalls,
                              Backoff callBackoff, Backoff requeueBackoff, HeartbeatSchedule heartbeat,
                              Duration drainGrace, Optional<AdaptiveWindow.Settings> adaptive,
@@ -52,12 +53,14 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
         HeartbeatSchedule heartbeat = config.heartbeat().interval()
                 .map(interval -> new HeartbeatSchedule(interval, visibility))
                 .orElseGet(() -> HeartbeatSchedule.forVisibility(visibility));
+        WindowSizing sizing = new WindowSizing(config.modelServerSlots().orElse(WindowSizing.DEFAULT_SERVER_SLOTS));
+        int maxInFlight = config.maxInFlight().orElse(sizing.window());
         WorkerConfig.Adaptive adaptive = config.adaptive();
         Optional<AdaptiveWindow.Settings> window = adaptive.enabled()
-                ? Optional.of(new AdaptiveWindow.Settings(Math.min(adaptive.minWindow(), config.maxInFlight()),
-                config.maxInFlight(), adaptive.waitingThreshold(), adaptive.shrinkAfter()))
+                ? Optional.of(new AdaptiveWindow.Settings(Math.min(adaptive.minWindow(), maxInFlight), maxInFlight,
+                adaptive.waitingThreshold().orElse(sizing.headroom()), adaptive.shrinkAfter()))
                 : Optional.empty();
-        return new WorkerSettings(config.tier(), taskArn, config.maxInFlight(), config.waitTime(), visibility,
+        return new WorkerSettings(config.tier(), taskArn, maxInFlight, sizing, config.waitTime(), visibility,
                 new AttemptPolicy(maxReceiveCount), modelTimeout, retry.maxCalls(),
                 Backoff.exponential(retry.initialBackoff(), retry.maxBackoff()),
                 Backoff.exponential(retry.requeueDelay(), retry.maxRequeueDelay()), heartbeat, config.drainGrace(),
@@ -68,32 +71,48 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, Duratio
     public WorkerSettings withMaxInFlight(int max) {
         Optional<AdaptiveWindow.Settings> window = adaptive.map(a -> new AdaptiveWindow.Settings(
                 Math.min(a.min(), max), max, a.waitingThreshold(), a.shrinkAfter()));
-        return new WorkerSettings(tier, taskArn, max, waitTime, visibilityTimeout, attempts, modelTimeout, maxCalls,
-                callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval, tiers);
+        return new WorkerSettings(tier, taskArn, max, serverSlots, waitTime, visibilityTimeout, attempts, modelTimeout,
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval, tiers);
+    }
+
+    /**
+     * A copy for a model server running {@code slots} sequences, with the window and the adaptive threshold that
+     * follow from them ({@link WindowSizing}).
+     */
+    public WorkerSettings withServerSlots(int slots) {
+        WindowSizing sizing = new WindowSizing(slots);
+        Optional<AdaptiveWindow.Settings> window = adaptive.map(a -> new AdaptiveWindow.Settings(
+                Math.min(a.min(), sizing.window()), sizing.window(), sizing.headroom(), a.shrinkAfter()));
+        return new WorkerSettings(tier, taskArn, sizing.window(), sizing, waitTime, visibilityTimeout, attempts,
+                modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval,
+                tiers);
     }
 
     /** A copy serving another tier of the same catalogue. */
     public WorkerSettings withTier(Tier other) {
-        return new WorkerSettings(other, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval, tiers);
+        return new WorkerSettings(other, taskArn, maxInFlight, serverSlots, waitTime, visibilityTimeout, attempts,
+                modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
+                tiers);
     }
 
     /** A copy for a queue with another visibility timeout (the heartbeat follows). */
     public WorkerSettings withVisibilityTimeout(Duration visibility) {
-        return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibility, attempts, modelTimeout, maxCalls,
-                callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility), drainGrace, adaptive,
-                adaptiveInterval, tiers);
+        return new WorkerSettings(tier, taskArn, maxInFlight, serverSlots, waitTime, visibility, attempts, modelTimeout,
+                maxCalls, callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility), drainGrace,
+                adaptive, adaptiveInterval, tiers);
     }
 
     /** A copy with another long-poll wait. */
     public WorkerSettings withWaitTime(Duration wait) {
-        return new WorkerSettings(tier, taskArn, maxInFlight, wait, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval, tiers);
+        return new WorkerSettings(tier, taskArn, maxInFlight, serverSlots, wait, visibilityTimeout, attempts,
+                modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
+                tiers);
     }
 
     /** A copy without the adaptive window. */
     public WorkerSettings withoutAdaptiveWindow() {
-        return new WorkerSettings(tier, taskArn, maxInFlight, waitTime, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(), adaptiveInterval, tiers);
+        return new WorkerSettings(tier, taskArn, maxInFlight, serverSlots, waitTime, visibilityTimeout, attempts,
+                modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(),
+                adaptiveInterval, tiers);
     }
 }

@@ -26,15 +26,44 @@ class WorkerSettingsTest {
         assertThat(settings.attempts().maxReceiveCount()).isEqualTo(5);
         assertThat(settings.heartbeat().interval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.heartbeat().extension()).isEqualTo(Duration.ofSeconds(300));
-        assertThat(settings.maxInFlight()).isEqualTo(16);
+        // 16 server slots (the default) plus a quarter kept waiting inside the server (WindowSizing)
+        assertThat(settings.serverSlots().serverSlots()).isEqualTo(16);
+        assertThat(settings.maxInFlight()).isEqualTo(20);
         assertThat(settings.waitTime()).isEqualTo(Duration.ofSeconds(20));
         assertThat(settings.drainGrace()).isEqualTo(Duration.ofSeconds(100));
         assertThat(settings.modelTimeout()).isEqualTo(Duration.ofSeconds(300));
         assertThat(settings.adaptive()).hasValueSatisfying(a -> {
-            assertThat(a.max()).isEqualTo(16);
-            assertThat(a.waitingThreshold()).isEqualTo(2);
+            assertThat(a.max()).isEqualTo(20);
+            assertThat(a.waitingThreshold()).as("the headroom waits inside the server on purpose").isEqualTo(4);
         });
         assertThat(settings.taskArn()).isEqualTo("arn:task");
+    }
+
+    @Test
+    void resolve_shouldSizeTheWindowFromTheModelServersSlots() {
+        // the CDK app deploys the small tier's vLLM with --max-num-seqs 32: a window of 16 left half of it idle
+        WorkerSettings settings = WorkerSettings.resolve(config(Map.of("gpupipe.worker.model-server-slots", "32")),
+                QUEUE, "t");
+        assertThat(settings.maxInFlight()).isEqualTo(40);
+        assertThat(settings.adaptive()).hasValueSatisfying(a -> {
+            assertThat(a.max()).isEqualTo(40);
+            assertThat(a.waitingThreshold()).isEqualTo(8);
+        });
+        // an explicit window and threshold still win
+        WorkerSettings explicit = WorkerSettings.resolve(config(Map.of("gpupipe.worker.model-server-slots", "32",
+                "gpupipe.worker.max-in-flight", "12", "gpupipe.worker.adaptive.waiting-threshold", "1")), QUEUE, "t");
+        assertThat(explicit.maxInFlight()).isEqualTo(12);
+        assertThat(explicit.adaptive()).hasValueSatisfying(a -> assertThat(a.waitingThreshold()).isEqualTo(1));
+    }
+
+    @Test
+    void withServerSlots_shouldResizeTheWindowAndTheAdaptiveThreshold() {
+        WorkerSettings settings = WorkerSettings.resolve(config(Map.of()), QUEUE, "t").withServerSlots(64);
+        assertThat(settings.maxInFlight()).isEqualTo(80);
+        assertThat(settings.adaptive()).hasValueSatisfying(a -> {
+            assertThat(a.max()).isEqualTo(80);
+            assertThat(a.waitingThreshold()).isEqualTo(16);
+        });
     }
 
     @Test

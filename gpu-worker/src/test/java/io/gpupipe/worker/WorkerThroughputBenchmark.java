@@ -41,9 +41,10 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
  * Prints throughput figures (not a test; runs with {@code ./mvnw -B -Pbenchmark -pl gpu-worker verify}): the worker
  * with window 1 (the seeds' one-message-at-a-time design) and with the default window, against the vLLM stand-in
  * with continuous batching, and the stand-in's own saturated throughput called directly; then a larger server
- * (benchmark.large-slots, 64) with a window to match. The stand-in batches benchmark.slots sequences (16, as vLLM
- * --max-num-seqs 16, matching the default max-in-flight), each decode step takes benchmark.step-ms (8 ms, +1% per
- * extra sequence) and every job generates benchmark.tokens (50) tokens. benchmark.jobs (2000) per run.
+ * (benchmark.large-slots, 64) with the window sized for it. The stand-in batches benchmark.slots sequences (16, as
+ * vLLM --max-num-seqs 16, the worker's default model-server-slots, for which the default window is 20:
+ * shared-model WindowSizing), each decode step takes benchmark.step-ms (8 ms, +1% per extra sequence) and every job
+ * generates benchmark.tokens (50) tokens. benchmark.jobs (2000) per run.
  */
 @QuarkusTest
 class WorkerThroughputBenchmark {
@@ -88,9 +89,11 @@ class WorkerThroughputBenchmark {
                 OpenAiBackend backend = backend(standIn);
                 System.out.printf("-- stand-in batching up to %d sequences%n", LARGE_SLOTS);
                 double large = saturated(backend, JOBS, LARGE_SLOTS * 2);
-                double matched = run("worker window " + LARGE_SLOTS, base.withMaxInFlight(LARGE_SLOTS), JOBS, aws,
-                        setup, backend, counter);
-                System.out.printf("RATIO window %d/saturated = %.2f%n%n", LARGE_SLOTS, matched / large);
+                WorkerSettings matchedSettings = base.withServerSlots(LARGE_SLOTS);
+                double matched = run("worker window " + matchedSettings.maxInFlight() + " (for " + LARGE_SLOTS
+                        + " slots)", matchedSettings, JOBS, aws, setup, backend, counter);
+                System.out.printf("RATIO window %d/saturated = %.2f%n%n", matchedSettings.maxInFlight(),
+                        matched / large);
             }
         }
     }

@@ -8,7 +8,10 @@ import java.time.Duration;
  * <ul>
  * <li><b>Fill.</b> Free window slots come back in bursts: the jobs one receive started finish together on a
  * batching model server. Holding fewer slots than {@link #target}, the poller waits for more while they keep
- * coming, at most {@code fillGap} after the last one and {@code maxFill} in all, then receives for all of them.</li>
+ * coming, at most {@code fillGap} after the last one and {@code maxFill} in all, then receives for all of them.
+ * While the jobs still in flight cover every server slot ({@link WindowSizing#serverStillFull}: the window's
+ * headroom is waiting inside the server), a slot the poller holds idles nothing, so it waits for more regardless of
+ * gaps, up to {@code maxFullFill}.</li>
  * <li><b>Trickle.</b> A receive that brought some messages but fewer than it asked for took everything the queue
  * had; new messages then arrive one by one, and polling again at once would bring one per call. Pausing
  * {@code trickleWait} lets several gather. A receive that brought none needs no pause: its long poll waited.</li>
@@ -16,12 +19,13 @@ import java.time.Duration;
  * long before its visibility can lapse.</li>
  * </ul>
  */
-public record CallBatching(Duration fillGap, Duration maxFill, Duration trickleWait, Duration maxDeleteLinger) {
+public record CallBatching(Duration fillGap, Duration maxFill, Duration maxFullFill, Duration trickleWait,
+                           Duration maxDeleteLinger) {
     /** ReceiveMessage, DeleteMessageBatch and ChangeMessageVisibilityBatch take at most 10 messages. */
     public static final int MAX_MESSAGES = 10;
 
     public CallBatching {
-        for (Duration d : new Duration[] {fillGap, maxFill, trickleWait, maxDeleteLinger}) {
+        for (Duration d : new Duration[] {fillGap, maxFill, maxFullFill, trickleWait, maxDeleteLinger}) {
             if (d == null || d.isNegative()) {
                 throw new IllegalArgumentException("batching waits must be zero or positive, got " + d);
             }
@@ -30,11 +34,13 @@ public record CallBatching(Duration fillGap, Duration maxFill, Duration trickleW
 
     /**
      * Slots freed by one decode step arrive within a few ms of each other (result writes); 15 ms spans two 8 ms
-     * steps. Trickling messages are waited for 50 ms, a delay no GPU job notices.
+     * steps. While the server is still full, free slots are held up to 500 ms (a 50-token job takes ~0.5 s at 8 ms
+     * a step, so about one job per slot finishes meanwhile). Trickling messages are waited for 50 ms, a delay no GPU
+     * job notices.
      */
     public static CallBatching defaults() {
-        return new CallBatching(Duration.ofMillis(15), Duration.ofMillis(100), Duration.ofMillis(50),
-                Duration.ofSeconds(1));
+        return new CallBatching(Duration.ofMillis(15), Duration.ofMillis(100), Duration.ofMillis(500),
+                Duration.ofMillis(50), Duration.ofSeconds(1));
     }
 
     /** How many messages one receive aims for with a window of {@code windowLimit}. */
@@ -44,11 +50,16 @@ public record CallBatching(Duration fillGap, Duration maxFill, Duration trickleW
 
     /**
      * How much longer to wait for another free slot, holding {@code held} of {@code target}, {@code sinceFirst}
-     * after the first came and {@code sinceLast} after the last; zero means receive now.
+     * after the first came and {@code sinceLast} after the last, while the jobs in flight do or do not still fill
+     * every server slot; zero means receive now.
      */
-    public Duration fillWait(int held, int target, Duration sinceFirst, Duration sinceLast) {
+    public Duration fillWait(int held, int target, boolean serverStillFull, Duration sinceFirst, Duration sinceLast) {
         if (held <= 0 || held >= target) {
             return Duration.ZERO;
+        }
+        if (serverStillFull) {
+            Duration left = maxFullFill.minus(sinceFirst);
+            return left.isNegative() ? Duration.ZERO : left;
         }
         Duration byGap = fillGap.minus(sinceLast);
         Duration byTotal = maxFill.minus(sinceFirst);

@@ -9,7 +9,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class CallBatchingTest {
-    private static final CallBatching BATCHING = new CallBatching(ms(15), ms(100), ms(50), Duration.ofSeconds(1));
+    private static final CallBatching BATCHING = new CallBatching(ms(15), ms(100), ms(500), ms(50),
+            Duration.ofSeconds(1));
 
     @ParameterizedTest(name = "window {0} -> receive up to {1}")
     @CsvSource({"1, 1", "4, 4", "10, 10", "16, 10", "64, 10"})
@@ -29,7 +30,19 @@ class CallBatchingTest {
         "9, 10,  40, 40,  0"})  // a late slot is not waited for
     void fillWait_shouldWaitWhileFreeSlotsKeepComing(int held, int target, int sinceFirst, int sinceLast,
                                                      int wait) {
-        assertThat(BATCHING.fillWait(held, target, ms(sinceFirst), ms(sinceLast))).isEqualTo(ms(wait));
+        assertThat(BATCHING.fillWait(held, target, false, ms(sinceFirst), ms(sinceLast))).isEqualTo(ms(wait));
+    }
+
+    @ParameterizedTest(name = "server still full, held {0} of {1}, {2} ms after the first, {3} after the last -> {4} ms")
+    @CsvSource({
+        "3, 10,   0,   0, 500",  // the headroom keeps the server busy: no hurry
+        "3, 10, 200, 150, 300",  // gaps do not end the fill while the server is full
+        "3, 10, 500,   0,   0",  // but the fill has its limit
+        "10, 10,  0,   0,   0",  // target reached
+        "0, 10,   0,   0,   0"}) // nothing held
+    void fillWait_shouldHoldFreeSlotsIgnoringGaps_whileTheServerIsStillFull(int held, int target, int sinceFirst,
+                                                                            int sinceLast, int wait) {
+        assertThat(BATCHING.fillWait(held, target, true, ms(sinceFirst), ms(sinceLast))).isEqualTo(ms(wait));
     }
 
     @ParameterizedTest(name = "asked {0}, got {1} -> pause {2} ms")
@@ -53,7 +66,7 @@ class CallBatchingTest {
 
     @Test
     void constructor_shouldReject_whenAWaitIsNegative() {
-        assertThatThrownBy(() -> new CallBatching(ms(-1), ms(100), ms(50), ms(1000)))
+        assertThatThrownBy(() -> new CallBatching(ms(-1), ms(100), ms(500), ms(50), ms(1000)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
