@@ -111,10 +111,12 @@ class WorkerFailureTest extends WorkerAppTest {
 
     @Test
     void adaptiveWindow_shouldShrinkWhileTheServerQueues_andGrowBackWhenItDrains() {
-        // given 32 jobs of 2 s each for a server that batches 8
+        // given 32 jobs of 2 s each for a server that batches 8, while the worker sized its window for the default
+        // 16 slots (20 = 16 + the headroom of 4 it keeps waiting on purpose): 12 wait inside the server
         Worker worker = lifecycle.worker().orElseThrow();
         assertThat(worker.isAdaptive()).isTrue();
-        assertThat(worker.windowLimit()).isEqualTo(16);
+        int full = worker.settings().maxInFlight();
+        assertThat(worker.windowLimit()).isEqualTo(full).isEqualTo(20);
         String tag = "adaptive " + LocalPipeline.newRequestId();
         standIn.slow(tag, Duration.ofSeconds(2));
         List<String> ids = new ArrayList<>();
@@ -124,10 +126,10 @@ class WorkerFailureTest extends WorkerAppTest {
             pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, tag + " " + i));
         }
         // when, then
-        Await.until(() -> worker.windowLimit() < 16, Duration.ofSeconds(10), "the window to shrink");
+        Await.until(() -> worker.windowLimit() < full, Duration.ofSeconds(10), "the window to shrink");
         ids.forEach(id -> assertThat(pipeline.awaitResult(id, Duration.ofSeconds(60)).status())
                 .isEqualTo(JobStatus.SUCCEEDED));
-        Await.until(() -> worker.windowLimit() == 16, Duration.ofSeconds(15), "the window to grow back");
+        Await.until(() -> worker.windowLimit() == full, Duration.ofSeconds(15), "the window to grow back");
     }
 
     @Test

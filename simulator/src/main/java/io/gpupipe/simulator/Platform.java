@@ -30,7 +30,9 @@ import java.util.stream.Collectors;
  *                                     14.2× the one-at-a-time worker (README/issue 13 worker benchmark), (14.2−1)/15
  * @param maxBatchSpeedup              saturation of continuous batching: the stand-in saturated at 33.9 jobs/s vs
  *                                     2.12 one at a time (30.1 / 14.2) = 16×
- * @param ourWindow                    gpupipe worker's concurrency window (WorkerConfig default 16)
+ * @param ourWindow                    requests a gpupipe worker keeps running at once: the 16 server slots it keeps
+ *                                     busy (its window is 20, shared-model WindowSizing: the 4 beyond wait inside
+ *                                     the server)
  * @param seedWindow                   seeds' workers: one message at a time (seed 000: "processes one SQS message at a
  *                                     time"; seed 001: "6 messages processed in ~30 seconds once warm")
  * @param smallPricePerHour            g6e.xlarge On-Demand $1.01/h (seed 001's cost table; public us-east-1 price lists

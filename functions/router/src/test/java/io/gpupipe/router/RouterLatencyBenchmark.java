@@ -97,22 +97,31 @@ class RouterLatencyBenchmark {
     private static Run run(LambdaHttpHandler handler, int count, IntFunction<APIGatewayV2HTTPEvent> events,
                            int expectedStatus) {
         long[] nanos = new long[count];
+        long[] ownNanos = new long[count];
         Map<Integer, Integer> unexpected = new TreeMap<>();
         JvmCounters before = JvmCounters.now();
         for (int i = 0; i < count; i++) {
             APIGatewayV2HTTPEvent event = events.apply(i);
+            long inCalls = CallCountingInterceptor.callNanos();
             long start = System.nanoTime();
             APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
             nanos[i] = System.nanoTime() - start;
+            ownNanos[i] = nanos[i] - (CallCountingInterceptor.callNanos() - inCalls);
             if (response.getStatusCode() != expectedStatus) {
                 unexpected.merge(response.getStatusCode(), 1, Integer::sum);
             }
         }
-        return new Run(nanos, unexpected, JvmCounters.now().minus(before));
+        return new Run(nanos, ownNanos, unexpected, JvmCounters.now().minus(before),
+                CallCountingInterceptor.callDurations());
     }
 
-    /** Per-request latencies, the count of unexpected answers by status, and what the JVM spent meanwhile. */
-    private record Run(long[] nanos, Map<Integer, Integer> unexpected, JvmCounters jvm) {
+    /**
+     * Per-request latencies, and the part of each spent outside SDK calls (the router's own work: API Gateway
+     * event, validation, routing, JSON, tracing, metrics); the count of unexpected answers by status; what the JVM
+     * spent meanwhile; each SDK call's duration by operation.
+     */
+    private record Run(long[] nanos, long[] ownNanos, Map<Integer, Integer> unexpected, JvmCounters jvm,
+                       Map<String, long[]> callNanos) {
     }
 
     /** This JVM's CPU time and garbage collections (count, total pause time), to explain the tail. */
@@ -163,6 +172,17 @@ class RouterLatencyBenchmark {
         out.printf("  latency ms: p50 %.2f | p90 %.2f | p99 %.2f | max %.2f | mean %.2f%n",
                 percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99),
                 sorted[sorted.length - 1] / 1e6, mean);
+        long[] own = run.ownNanos().clone();
+        Arrays.sort(own);
+        out.printf("  of which outside SDK calls (the router's own work) ms: p50 %.2f | p99 %.2f | max %.2f%n",
+                percentile(own, 50), percentile(own, 99), own[own.length - 1] / 1e6);
+        run.callNanos().forEach((name, durations) -> {
+            long[] sortedCall = durations.clone();
+            Arrays.sort(sortedCall);
+            out.printf("  SDK call %-18s ms: p50 %.2f | p99 %.2f | max %.2f (%,d calls)%n", name,
+                    percentile(sortedCall, 50), percentile(sortedCall, 99), sortedCall[sortedCall.length - 1] / 1e6,
+                    sortedCall.length);
+        });
         out.printf("  unexpected answers by status: %s%n", run.unexpected());
         out.printf("  requests over 20 ms: %d; JVM CPU %.2f ms per request (handler, SDK, in-JVM SQS and S3); GC: %d "
                 + "collections, %d ms in all (%s); load average %.1f%n", Arrays.stream(sorted)
