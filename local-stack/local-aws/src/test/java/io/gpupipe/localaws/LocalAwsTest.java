@@ -33,6 +33,29 @@ class LocalAwsTest {
     }
 
     @Test
+    void close_shouldStopTheSqsServersThreads_thoughItsActorSystemIsOurs() throws Exception {
+        // ElasticMQ terminates only an actor system it created; LocalAws sizes its own (sqsActorSystem) and must
+        // terminate it, or every test JVM and local stack would keep its dispatcher threads after close
+        LocalAws other = LocalAws.start();
+        try (SqsClient sqs = other.newSqsClient()) {
+            assertThat(sqs.listQueues().queueUrls()).isNotEmpty();
+        }
+        long before = sqsThreads();
+        other.close();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (sqsThreads() >= before && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(before).isPositive();
+        assertThat(sqsThreads()).as("ElasticMQ dispatcher threads after close").isLessThan(before);
+    }
+
+    private static long sqsThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("elasticmq-pekko")).count();
+    }
+
+    @Test
     void putObject_shouldRefuseSecondCreate_whenIfNoneMatchStar() {
         try (S3Client s3 = aws.newS3Client()) {
             s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("results/a.json").ifNoneMatch("*"),
