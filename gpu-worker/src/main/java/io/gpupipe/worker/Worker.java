@@ -71,8 +71,8 @@ public final class Worker {
         consumer.start();
         LOG.infof("consuming tier %s: window %d for %d model-server slots, visibility %d s (heartbeat every %d ms), "
                         + "last attempt at receive %d, adaptive window %s", settings.tier().wireName(),
-                settings.maxInFlight(), settings.serverSlots().serverSlots(), settings.visibilityTimeout().toSeconds(), interval, settings.attempts().maxReceiveCount(),
-                adaptive ? "on" : "off");
+                settings.maxInFlight(), settings.serverSlots().serverSlots(), settings.visibilityTimeout().toSeconds(),
+                interval, settings.attempts().maxReceiveCount(), adaptive ? "on" : "off");
     }
 
     /** Stops receiving, lets running jobs finish within {@code grace}, releases the rest; then stops the threads. */

@@ -11,9 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
-import org.apache.pekko.actor.ActorSystem;
 import org.elasticmq.NodeAddress;
 import org.elasticmq.rest.sqs.SQSRestServer;
 import org.elasticmq.rest.sqs.SQSRestServerBuilder;
@@ -60,18 +57,16 @@ public final class LocalAws implements AutoCloseable {
 
     private final LocalAwsOptions options;
     private final SQSRestServer sqsServer;
-    private final ActorSystem sqsActors;
     private final S3Proxy s3Proxy;
     private final NotifyingBlobStore blobStore;
     private final URI sqsEndpoint;
     private final URI s3Endpoint;
     private final Map<String, String> queueUrls = new LinkedHashMap<>();
 
-    private LocalAws(LocalAwsOptions options, SQSRestServer sqsServer, ActorSystem sqsActors, S3Proxy s3Proxy,
-                     NotifyingBlobStore store, URI sqsEndpoint, URI s3Endpoint) {
+    private LocalAws(LocalAwsOptions options, SQSRestServer sqsServer, S3Proxy s3Proxy, NotifyingBlobStore store,
+                     URI sqsEndpoint, URI s3Endpoint) {
         this.options = options;
         this.sqsServer = sqsServer;
-        this.sqsActors = sqsActors;
         this.s3Proxy = s3Proxy;
         this.blobStore = store;
         this.sqsEndpoint = sqsEndpoint;
@@ -85,9 +80,7 @@ public final class LocalAws implements AutoCloseable {
 
     public static LocalAws start(LocalAwsOptions options) {
         int sqsPort = options.sqsPort() == 0 ? freePort() : options.sqsPort();
-        ActorSystem sqsActors = sqsActorSystem();
-        SQSRestServer sqs = SQSRestServerBuilder.withActorSystem(sqsActors)
-                .withInterface(options.host())
+        SQSRestServer sqs = SQSRestServerBuilder.withInterface(options.host())
                 .withPort(sqsPort)
                 .withServerAddress(new NodeAddress("http", options.advertisedHost(), sqsPort, ""))
                 .withAWSRegion(REGION)
@@ -111,14 +104,14 @@ public final class LocalAws implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stop(sqs, sqsActors);
+            sqs.stopAndWait();
             throw new IllegalStateException("interrupted while starting S3Proxy", e);
         } catch (Exception e) {
-            stop(sqs, sqsActors);
+            sqs.stopAndWait();
             throw new IllegalStateException("S3 endpoint could not start on port " + s3Port + ": " + e.getMessage(), e);
         }
         URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":" + s3.getPort());
-        LocalAws aws = new LocalAws(options, sqs, sqsActors, s3, store, sqsEndpoint, s3Endpoint);
+        LocalAws aws = new LocalAws(options, sqs, s3, store, sqsEndpoint, s3Endpoint);
         aws.createResources();
         return aws;
     }
@@ -282,30 +275,6 @@ public final class LocalAws implements AutoCloseable {
         } catch (Exception e) {
             // best effort: the JVM may be exiting
         }
-        stop(sqsServer, sqsActors);
-    }
-
-    /**
-     * ElasticMQ's actor system with its default dispatcher sized to this machine's cores. Pekko's default keeps at
-     * least 8 threads (parallelism-min 8) whatever the cores, and every SQS request hops between them (HTTP stage,
-     * queue actor, reply); on a 2-core machine those hand-offs queue behind one another. As many threads as cores
-     * (at least 2), and an actor handling up to 50 messages per turn (default 5), took the router
-     * benchmark's SendMessage from p50 4.3 / p99 13.8 ms to 3.9 / 11.4 ms (README, Benchmarks). Everything else is
-     * ElasticMQ's own configuration ({@code reference.conf}, {@code application.conf} in its jar).
-     */
-    static ActorSystem sqsActorSystem() {
-        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-        ClassLoader loader = SQSRestServerBuilder.class.getClassLoader();
-        Config sized = ConfigFactory.parseMap(Map.of(
-                "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min", threads,
-                "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max", threads,
-                "pekko.actor.default-dispatcher.throughput", 50));
-        return ActorSystem.create("elasticmq", sized.withFallback(ConfigFactory.load(loader)), loader);
-    }
-
-    /** A provided actor system outlives ElasticMQ's stop: it is terminated here. */
-    private static void stop(SQSRestServer sqs, ActorSystem actors) {
-        sqs.stopAndWait();
-        actors.terminate();
+        sqsServer.stopAndWait();
     }
 }

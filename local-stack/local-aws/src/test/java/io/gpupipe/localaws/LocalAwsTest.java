@@ -33,9 +33,9 @@ class LocalAwsTest {
     }
 
     @Test
-    void close_shouldStopTheSqsServersThreads_thoughItsActorSystemIsOurs() throws Exception {
-        // ElasticMQ terminates only an actor system it created; LocalAws sizes its own (sqsActorSystem) and must
-        // terminate it, or every test JVM and local stack would keep its dispatcher threads after close
+    void close_shouldStopTheSqsServersThreads() throws Exception {
+        // every test JVM and local stack starts and closes LocalAws; ElasticMQ's dispatcher threads must not outlive
+        // it (they would, were its actor system ever provided from outside: ElasticMQ terminates only its own)
         LocalAws other = LocalAws.start();
         try (SqsClient sqs = other.newSqsClient()) {
             assertThat(sqs.listQueues().queueUrls()).isNotEmpty();
