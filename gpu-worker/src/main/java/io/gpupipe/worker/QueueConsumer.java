@@ -139,7 +139,7 @@ final class QueueConsumer {
         int held = permits;
         while (!stopping) {
             long now = System.nanoTime();
-            boolean serverStillFull = settings.serverSlots().serverStillFull(window.inUse() - held);
+            boolean serverStillFull = settings.windowSizing().serverStillFull(window.inUse() - held);
             Duration wait = BATCHING.fillWait(held, target, serverStillFull, Duration.ofNanos(now - first),
                     Duration.ofNanos(now - last));
             if (wait.isZero()) {

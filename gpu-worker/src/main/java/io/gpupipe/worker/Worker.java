@@ -71,7 +71,7 @@ public final class Worker {
         consumer.start();
         LOG.infof("consuming tier %s: window %d for %d model-server slots, visibility %d s (heartbeat every %d ms), "
                         + "last attempt at receive %d, adaptive window %s", settings.tier().wireName(),
-                settings.maxInFlight(), settings.serverSlots().serverSlots(), settings.visibilityTimeout().toSeconds(),
+                settings.maxInFlight(), settings.windowSizing().serverSlots(), settings.visibilityTimeout().toSeconds(),
                 interval, settings.attempts().maxReceiveCount(), adaptive ? "on" : "off");
     }
 

@@ -15,7 +15,7 @@ import java.util.Optional;
  * Everything the consumer needs, resolved once at start-up from {@link WorkerConfig} and what the queue says
  * (visibility timeout, redrive limit). Plain values, so tests and the benchmark can build workers directly.
  */
-public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowSizing serverSlots, Duration waitTime,
+public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowSizing windowSizing, Duration waitTime,
                              Duration visibilityTimeout, AttemptPolicy attempts, Duration modelTimeout, int maxCalls,
                              Backoff callBackoff, Backoff requeueBackoff, HeartbeatSchedule heartbeat,
                              Duration drainGrace, Optional<AdaptiveWindow.Settings> adaptive,
@@ -71,7 +71,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
     public WorkerSettings withMaxInFlight(int max) {
         Optional<AdaptiveWindow.Settings> window = adaptive.map(a -> new AdaptiveWindow.Settings(
                 Math.min(a.min(), max), max, a.waitingThreshold(), a.shrinkAfter()));
-        return new WorkerSettings(tier, taskArn, max, serverSlots, waitTime, visibilityTimeout, attempts, modelTimeout,
+        return new WorkerSettings(tier, taskArn, max, windowSizing, waitTime, visibilityTimeout, attempts, modelTimeout,
                 maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval, tiers);
     }
 
@@ -90,28 +90,28 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
 
     /** A copy serving another tier of the same catalogue. */
     public WorkerSettings withTier(Tier other) {
-        return new WorkerSettings(other, taskArn, maxInFlight, serverSlots, waitTime, visibilityTimeout, attempts,
+        return new WorkerSettings(other, taskArn, maxInFlight, windowSizing, waitTime, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
                 tiers);
     }
 
     /** A copy for a queue with another visibility timeout (the heartbeat follows). */
     public WorkerSettings withVisibilityTimeout(Duration visibility) {
-        return new WorkerSettings(tier, taskArn, maxInFlight, serverSlots, waitTime, visibility, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility), drainGrace,
-                adaptive, adaptiveInterval, tiers);
+        return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, waitTime, visibility, attempts,
+                modelTimeout, maxCalls, callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility),
+                drainGrace, adaptive, adaptiveInterval, tiers);
     }
 
     /** A copy with another long-poll wait. */
     public WorkerSettings withWaitTime(Duration wait) {
-        return new WorkerSettings(tier, taskArn, maxInFlight, serverSlots, wait, visibilityTimeout, attempts,
+        return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, wait, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
                 tiers);
     }
 
     /** A copy without the adaptive window. */
     public WorkerSettings withoutAdaptiveWindow() {
-        return new WorkerSettings(tier, taskArn, maxInFlight, serverSlots, waitTime, visibilityTimeout, attempts,
+        return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, waitTime, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(),
                 adaptiveInterval, tiers);
     }

@@ -27,7 +27,7 @@ class WorkerSettingsTest {
         assertThat(settings.heartbeat().interval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.heartbeat().extension()).isEqualTo(Duration.ofSeconds(300));
         // 16 server slots (the default) plus a quarter kept waiting inside the server (WindowSizing)
-        assertThat(settings.serverSlots().serverSlots()).isEqualTo(16);
+        assertThat(settings.windowSizing().serverSlots()).isEqualTo(16);
         assertThat(settings.maxInFlight()).isEqualTo(20);
         assertThat(settings.waitTime()).isEqualTo(Duration.ofSeconds(20));
         assertThat(settings.drainGrace()).isEqualTo(Duration.ofSeconds(100));

@@ -9,7 +9,7 @@ package io.gpupipe.model.consumption;
  * treats that many waiting requests as the worker's own, not as a server falling behind.
  */
 public record WindowSizing(int serverSlots) {
-    /** The worker's default when nothing says what the server runs: 16 sequences (the stand-in's default too). */
+    /** The worker's default when nothing says what the server runs: 16 sequences (the worker benchmark's stand-in). */
     public static final int DEFAULT_SERVER_SLOTS = 16;
 
     public WindowSizing {

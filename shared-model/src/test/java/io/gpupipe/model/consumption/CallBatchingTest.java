@@ -33,7 +33,7 @@ class CallBatchingTest {
         assertThat(BATCHING.fillWait(held, target, false, ms(sinceFirst), ms(sinceLast))).isEqualTo(ms(wait));
     }
 
-    @ParameterizedTest(name = "server still full, held {0} of {1}, {2} ms after the first, {3} after the last -> {4} ms")
+    @ParameterizedTest(name = "server full, held {0} of {1}, {2} ms after the first, {3} after the last -> {4} ms")
     @CsvSource({
         "3, 10,   0,   0, 500",  // the headroom keeps the server busy: no hurry
         "3, 10, 200, 150, 300",  // gaps do not end the fill while the server is full
