@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,11 +18,13 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs the local-stack command exactly as README.md writes it (only the documented flag pass-through is added, for
- * free ports), in a shell from the repository root, submits a speech job over HTTP, waits for its result, then
+ * Runs the local-stack command exactly as README.md writes it (only the documented flag pass-through is added, asking
+ * for any free ports), in a shell from the repository root, submits a speech job over HTTP, waits for its result, then
  * stops the launcher with SIGINT as Ctrl-C would (SIGTERM where the environment ignores SIGINT, as for background
  * jobs), and checks that everything exits and the command ends with 0.
  * If the README's command stops working, this test fails: it cannot silently rot.
@@ -34,6 +34,7 @@ class ReadmeCommandTest {
     private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
     private static final String READY_LINE = "[local-stack] ready";
     private static final String LAUNCHER_MAIN = "io.gpupipe.localstack.Launcher";
+    private static final Pattern API_LINE = Pattern.compile("HTTP API \\(router\\)\\s+(http://\\S+)");
 
     /** The README's run command: the first {@code ./mvnw} line that selects the local-stack profile. */
     static String readmeCommand(Path readme) throws IOException {
@@ -50,9 +51,10 @@ class ReadmeCommandTest {
         // given
         Path repo = TestPaths.repo();
         Path readme = Path.of(System.getProperty("gpupipe.readme", repo.resolve("README.md").toString()));
-        int api = freePort();
-        String command = readmeCommand(readme) + " -Dlocal-stack.args='--api-port " + api + " --sqs-port "
-                + freePort() + " --s3-port " + freePort() + "'";
+        // Port 0: the launcher binds free ports itself. Ports picked here and bound a minute later, after the
+        // command's build, can be taken in between by anything else on a shared CI host (the launcher then
+        // rightly exits 2, "port ... already in use"); the banner says where the API is.
+        String command = readmeCommand(readme) + " -Dlocal-stack.args='--api-port 0 --sqs-port 0 --s3-port 0'";
         System.out.println("README command under test: " + command);
         long started = System.nanoTime();
         Process maven = new ProcessBuilder("bash", "-c", command).directory(repo.toFile()).redirectErrorStream(true)
@@ -66,7 +68,7 @@ class ReadmeCommandTest {
             ready.get(READY_LIMIT.toSeconds(), TimeUnit.SECONDS);
             System.out.printf("README command: ready %.1f s after it started (build included)%n",
                     (System.nanoTime() - started) / 1e9);
-            ApiClient client = new ApiClient(URI.create("http://localhost:" + api));
+            ApiClient client = new ApiClient(apiUri(lines));
             String speech = UUID.randomUUID().toString();
             String text = UUID.randomUUID().toString();
             ApiClient.Reply submitted = client.submit("{\"requestId\":\"" + speech + "\",\"task\":\"speech\","
@@ -100,6 +102,13 @@ class ReadmeCommandTest {
         }
     }
 
+    /** The HTTP API's address as the banner prints it ({@code HTTP API (router)    http://localhost:PORT  ...}). */
+    private static URI apiUri(List<String> lines) {
+        return lines.stream().map(API_LINE::matcher).filter(Matcher::find).map(m -> URI.create(m.group(1)))
+                .findFirst().orElseGet(() -> fail("the banner names no HTTP API address:\n"
+                        + String.join("\n", tail(lines))));
+    }
+
     private static Thread follow(Process process, List<String> lines, CompletableFuture<Void> ready) {
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -114,8 +123,8 @@ class ReadmeCommandTest {
             } catch (IOException e) {
                 // the process ended
             }
-            ready.completeExceptionally(new AssertionError("the README command ended before the stack was ready:\n"
-                    + String.join("\n", tail(lines))));
+            ready.completeExceptionally(new AssertionError("the README command ended before the stack was ready ("
+                    + launcherError(lines) + "):\n" + String.join("\n", tail(lines))));
         }, "readme-command-output");
         reader.setDaemon(true);
         reader.start();
@@ -145,13 +154,17 @@ class ReadmeCommandTest {
         }
     }
 
-    private static List<String> tail(List<String> lines) {
-        return lines.subList(Math.max(0, lines.size() - 40), lines.size());
+    /**
+     * The launcher's own one-line reason ({@code local-stack: ...} on stderr), for the first line of the failure:
+     * a build summary shows only that line.
+     */
+    private static String launcherError(List<String> lines) {
+        return lines.stream().filter(line -> line.startsWith("local-stack: ")).reduce((first, second) -> second)
+                .orElse("no local-stack error line; last line: "
+                        + (lines.isEmpty() ? "none" : lines.get(lines.size() - 1)));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+    private static List<String> tail(List<String> lines) {
+        return lines.subList(Math.max(0, lines.size() - 40), lines.size());
     }
 }
