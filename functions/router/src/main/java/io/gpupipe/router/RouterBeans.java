@@ -23,6 +23,7 @@ import io.gpupipe.submission.JobStore;
 import io.gpupipe.submission.TierQueueUrls;
 import io.gpupipe.submission.aws.S3BatchStore;
 import io.gpupipe.submission.aws.S3JobStore;
+import io.gpupipe.submission.aws.S3Objects;
 import io.gpupipe.submission.aws.SqsBatchTasks;
 import io.gpupipe.submission.aws.SqsJobQueue;
 import io.gpupipe.telemetry.Traces;
@@ -87,8 +88,8 @@ public class RouterBeans {
     @Singleton
     ResultCache resultCache(S3Client s3, RouterConfig config, TierCatalogue tiers, RoutingMetrics metrics,
                             Clock clock) {
-        return new ResultCache(new S3CacheStore(s3, config.bucket()), tiers, modelVersions(tiers,
-                config.modelVersions()), metrics, clock);
+        return new ResultCache(new S3CacheStore(new S3Objects(s3, null, config.bucket())), tiers,
+                modelVersions(tiers, config.modelVersions()), metrics, clock);
     }
 
     /** The configured model version of each tier that has one; a key naming no catalogue tier stops the start-up. */

@@ -32,8 +32,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The AWS endpoints gpupipe needs, in this JVM and over their real wire protocols: SQS (ElasticMQ) with the tier
- * queues, the shared DLQ and its redrive policy, and S3 (S3Proxy, which honours {@code If-None-Match: *}) with the
- * results bucket. Used by the local stack and by every module's tests.
+ * queues, the shared DLQ and its redrive policy, and S3 (S3Proxy, which honours {@code If-None-Match: *}; on
+ * CopyObject through {@link CreateOnlyCopies}) with the results bucket. Used by the local stack and by every
+ * module's tests.
  */
 public final class LocalAws implements AutoCloseable {
     public static final String REGION = "us-east-1";
@@ -97,6 +98,7 @@ public final class LocalAws implements AutoCloseable {
                 .build();
         WholeBodyReads.install(s3);
         AtomicObjectWrites.install(s3);
+        CreateOnlyCopies.install(s3, store);
         try {
             s3.start();
             while (!"STARTED".equals(s3.getState())) {

@@ -1,6 +1,7 @@
 package io.gpupipe.localaws;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * S3 evaluates a conditional write's precondition atomically with the write: of concurrent PutObject calls with
  * {@code If-Match} on the same ETag, exactly one succeeds and the rest get 412 Precondition Failed; of concurrent
- * {@code If-None-Match: *} creates, exactly one succeeds ("Conditional writes", Amazon S3 User Guide). The router's
+ * {@code If-None-Match: *} creates (PutObject or CopyObject), exactly one succeeds ("Conditional writes", Amazon S3
+ * User Guide; CopyObject, S3 API reference). The router's
  * cancel and the worker's claim rely on it: both rewrite the same {@code queued} marker conditionally.
  */
 class ConditionalWritesTest {
@@ -65,6 +67,49 @@ class ConditionalWritesTest {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void copyObject_shouldLetExactlyOneCopyCreate_whenConcurrentCopiesUseIfNoneMatch() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try (S3Client s3 = aws.newS3Client()) {
+            for (int round = 0; round < ROUNDS; round++) {
+                String key = "audio/copy-" + round + ".wav";
+                List<String> sources = new ArrayList<>();
+                for (int w = 0; w < WRITERS; w++) {
+                    String source = "cache/audio/source-" + round + "-" + w + ".wav";
+                    s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(source),
+                            RequestBody.fromString("source " + source));
+                    sources.add(source);
+                }
+                int winners = race(pool, writer -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
+                        .sourceKey(sources.get(writer)).destinationBucket(LocalAws.BUCKET).destinationKey(key)
+                        .ifNoneMatch("*")));
+                assertThat(winners).as("copies that created the destination in round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void copyObject_shouldAnswerPreconditionFailedAndKeepTheDestination_whenItExists() {
+        try (S3Client s3 = aws.newS3Client()) {
+            // given
+            s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("audio/kept.wav"), RequestBody.fromString("first"));
+            s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("cache/audio/other.wav"), RequestBody.fromString("other"));
+            // when
+            Throwable refused = catchThrowable(() -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
+                    .sourceKey("cache/audio/other.wav").destinationBucket(LocalAws.BUCKET)
+                    .destinationKey("audio/kept.wav").ifNoneMatch("*")));
+            // then: S3's answer (CopyObject, If-None-Match): 412 PreconditionFailed, nothing written
+            assertThat(refused).isInstanceOf(S3Exception.class);
+            S3Exception error = (S3Exception) refused;
+            assertThat(error.statusCode()).isEqualTo(412);
+            assertThat(error.awsErrorDetails().errorCode()).isEqualTo("PreconditionFailed");
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("audio/kept.wav")).asUtf8String())
+                    .isEqualTo("first");
         }
     }
 

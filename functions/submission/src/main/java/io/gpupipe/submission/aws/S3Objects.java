@@ -55,6 +55,27 @@ public final class S3Objects {
         }
     }
 
+    /**
+     * Copies {@code fromKey} to {@code toKey} only if nothing is at {@code toKey}: CopyObject takes
+     * {@code If-None-Match: *} ("copies the object only if the object key name at the destination does not already
+     * exist", 412 otherwise, 409 on a concurrent write; S3 API reference, CopyObject). False when the destination
+     * exists or the source is gone (404).
+     */
+    public boolean copyCreateOnly(String fromKey, String toKey) {
+        try {
+            s3.copyObject(b -> b.sourceBucket(bucket).sourceKey(fromKey).destinationBucket(bucket)
+                    .destinationKey(toKey).ifNoneMatch("*"));
+            return true;
+        } catch (S3Exception e) {
+            if (isConditionFailure(e)) {
+                return false;
+            }
+            throw unavailable("copy " + fromKey + " to", toKey, e);
+        } catch (SdkException e) {
+            throw unavailable("copy " + fromKey + " to", toKey, e);
+        }
+    }
+
     /** Writes {@code body} only over the version {@code eTag} names; false when it changed or is gone. */
     public boolean replace(String key, String contentType, String body, String eTag) {
         try {
