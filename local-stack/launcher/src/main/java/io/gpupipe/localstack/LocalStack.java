@@ -177,11 +177,10 @@ public final class LocalStack implements AutoCloseable {
         }
         for (Tier tier : options.workers()) {
             step("starting " + WorkerProcess.name(tier) + " (" + describeBackend() + ")");
-            int port = Ports.free();
             Map<String, String> workerEnv = overrides.apply(WorkerProcess.name(tier),
-                    env.worker(tier, options.backend(), textModel, options.modelServerUrl(), port));
+                    env.worker(tier, options.backend(), textModel, options.modelServerUrl()));
             workers.put(tier, WorkerSupervisor.start(tier, () -> WorkerProcess.start(tier, workerJar.orElseThrow(),
-                    childClasses, port, workerEnv, packages.repo(), console), overrides.restartPolicy(), console));
+                    childClasses, workerEnv, packages.repo(), console), overrides.restartPolicy(), console));
         }
 
         router.awaitReady(FUNCTION_START_LIMIT);
@@ -207,7 +206,7 @@ public final class LocalStack implements AutoCloseable {
             batchEvents = SqsEventSource.start("batch-events", batch, aws, LocalAws.BATCH_QUEUE, console, 1);
         }
         for (WorkerProcess worker : workers().values()) {
-            step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (" + worker.healthUri() + ")");
+            step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (/q/health/ready)");
             worker.awaitReady(WORKER_START_LIMIT, PROGRESS_EVERY, console);
         }
         if (scalingMetric != null) {

@@ -161,8 +161,11 @@ public final class ComponentEnvironment {
         return ECS_CLUSTER + "-" + tier.wireName();
     }
 
-    /** The worker of one tier: its queue, the DLQ, the bucket, the backend and its HTTP (health) port. */
-    public Map<String, String> worker(Tier tier, Backend backend, Path textModel, URI modelServerUrl, int httpPort) {
+    /**
+     * The worker of one tier: its queue, the DLQ, the bucket, the backend, and its HTTP (health) server on any free
+     * loopback port, which the worker announces ({@link WorkerProcess#LISTENING}).
+     */
+    public Map<String, String> worker(Tier tier, Backend backend, Path textModel, URI modelServerUrl) {
         Map<String, String> env = awsClients();
         env.put("AWS_REGION", LocalAws.REGION);
         env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
@@ -186,7 +189,7 @@ public final class ComponentEnvironment {
         if (backend == Backend.OPENAI) {
             env.put("QUARKUS_REST_CLIENT_VLLM_URL", modelServerUrl.toString());
         }
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(httpPort));
+        env.put("QUARKUS_HTTP_PORT", "0");
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
         return env;
     }

@@ -28,13 +28,4 @@ public final class Ports {
     private static int suggestion(int port) {
         return port < 65_535 ? port + 1 : port - 1;
     }
-
-    /** A port that was free a moment ago, for a child's own server. */
-    public static int free() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new StartupException("no free loopback port: " + e.getMessage(), e);
-        }
-    }
 }

@@ -14,38 +14,47 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One gpu-worker (an ECS task in AWS) as a child process: {@code java -jar quarkus-run.jar} with its configuration in
  * environment variables, as the task definition passes it, run under {@link Supervised} so it exits with the
  * launcher. Ready when {@code /q/health/ready} answers 200 (model loaded, warm-up inference done).
+ *
+ * <p>The worker binds any free port ({@code QUARKUS_HTTP_PORT=0}) and the launcher reads it from Quarkus's
+ * {@code Listening on: http://HOST:PORT} start-up line: a port picked here and bound by the child seconds later, after
+ * its JVM started, could be taken in between by anything else on the machine.
  */
 public final class WorkerProcess {
     /** The main class named by quarkus-run.jar's manifest. */
     static final String QUARKUS_MAIN = "io.quarkus.bootstrap.runner.QuarkusEntryPoint";
+    /** Quarkus's start-up line naming the HTTP server's address (plain or JSON log format alike). */
+    static final Pattern LISTENING = Pattern.compile("Listening on: http://[^\\s:/]+:(\\d+)");
 
     private final Tier tier;
     private final ChildProcess process;
-    private final int httpPort;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private WorkerProcess(Tier tier, ChildProcess process, int httpPort) {
+    private WorkerProcess(Tier tier, ChildProcess process) {
         this.tier = tier;
         this.process = process;
-        this.httpPort = httpPort;
     }
 
     public static String name(Tier tier) {
         return "worker-" + tier.wireName();
     }
 
-    public static WorkerProcess start(Tier tier, Path runnerJar, Path childClasses, int httpPort,
-                                      Map<String, String> env, Path workDir, Console console) {
+    public static WorkerProcess start(Tier tier, Path runnerJar, Path childClasses, Map<String, String> env,
+                                      Path workDir, Console console) {
         List<String> command = List.of(JavaCommand.java(), "-Xmx768m",
                 "-cp", runnerJar + File.pathSeparator + childClasses,
                 Supervised.class.getName(), QUARKUS_MAIN);
-        ChildProcess child = ChildProcess.start(name(tier), command, env, workDir, console, line -> false);
-        return new WorkerProcess(tier, child, httpPort);
+        ChildProcess child = ChildProcess.start(name(tier), command, env, workDir, console,
+                line -> LISTENING.matcher(line).find());
+        return new WorkerProcess(tier, child);
     }
 
     public Tier tier() {
@@ -56,8 +65,15 @@ public final class WorkerProcess {
         return process;
     }
 
-    public URI healthUri() {
-        return URI.create("http://127.0.0.1:" + httpPort + "/q/health/ready");
+    /** The readiness endpoint, once the worker has said which port it listens on. */
+    public Optional<URI> healthUri() {
+        CompletableFuture<String> listening = process.marker();
+        if (!listening.isDone() || listening.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        Matcher m = LISTENING.matcher(listening.join());
+        return m.find() ? Optional.of(URI.create("http://127.0.0.1:" + m.group(1) + "/q/health/ready"))
+                : Optional.empty();
     }
 
     /**
@@ -80,7 +96,8 @@ public final class WorkerProcess {
             long now = System.nanoTime();
             if (now - start > limit.toNanos()) {
                 throw new StartupException(name(tier) + " was not ready within " + limit.toSeconds() + " s ("
-                        + healthUri() + "); see its [" + name(tier) + "] lines above");
+                        + healthUri().map(URI::toString).orElse("no HTTP port announced yet") + "); see its ["
+                        + name(tier) + "] lines above");
             }
             if (now >= nextProgress) {
                 console.info(name(tier) + ": still starting (loading models, warm-up inference) after "
@@ -92,8 +109,12 @@ public final class WorkerProcess {
     }
 
     private boolean isReady() {
+        Optional<URI> health = healthUri();
+        if (health.isEmpty()) {
+            return false;
+        }
         try {
-            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(healthUri())
+            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(health.get())
                     .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
             return response.statusCode() == 200;
         } catch (IOException e) {
