@@ -20,97 +20,86 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * S3 evaluates a conditional write's precondition atomically with the write: of concurrent PutObject calls with
  * {@code If-Match} on the same ETag, exactly one succeeds and the rest get 412 Precondition Failed; of concurrent
  * {@code If-None-Match: *} creates (PutObject or CopyObject), exactly one succeeds ("Conditional writes", Amazon S3
- * User Guide; CopyObject, S3 API reference). The router's
- * cancel and the worker's claim rely on it: both rewrite the same {@code queued} marker conditionally.
+ * User Guide; CopyObject, S3 API reference). The router's cancel and the worker's claim rely on it: both rewrite the
+ * same {@code queued} marker conditionally; the router's cache hit copies audio create-only.
  */
 class ConditionalWritesTest {
     private static final int WRITERS = 16;
     private static final int ROUNDS = 20;
     private static LocalAws aws;
+    private static S3Client s3;
+    private static ExecutorService pool;
 
     @BeforeAll
     static void start() {
         aws = LocalAws.start();
+        s3 = aws.newS3Client();
+        pool = Executors.newFixedThreadPool(WRITERS);
     }
 
     @AfterAll
     static void stop() {
+        pool.shutdownNow();
+        s3.close();
         aws.close();
     }
 
     @Test
     void putObject_shouldLetExactlyOneWriterWin_whenConcurrentWritesMatchTheSameETag() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-        try (S3Client s3 = aws.newS3Client()) {
-            for (int round = 0; round < ROUNDS; round++) {
-                String key = "jobs/if-match-" + round + ".json";
-                String eTag = s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key),
-                        RequestBody.fromString("{\"status\":\"queued\"}")).eTag();
-                int winners = race(pool, writer -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key).ifMatch(eTag),
-                        RequestBody.fromString("{\"status\":\"writer-" + writer + "\"}")));
-                assertThat(winners).as("writers whose If-Match write succeeded in round %d", round).isEqualTo(1);
-            }
-        } finally {
-            pool.shutdownNow();
+        for (int round = 0; round < ROUNDS; round++) {
+            String key = "jobs/if-match-" + round + ".json";
+            String eTag = s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key),
+                    RequestBody.fromString("{\"status\":\"queued\"}")).eTag();
+            int winners = race(writer -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key).ifMatch(eTag),
+                    RequestBody.fromString("{\"status\":\"writer-" + writer + "\"}")));
+            assertThat(winners).as("writers whose If-Match write succeeded in round %d", round).isEqualTo(1);
         }
     }
 
     @Test
     void putObject_shouldLetExactlyOneWriterCreate_whenConcurrentCreatesUseIfNoneMatch() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-        try (S3Client s3 = aws.newS3Client()) {
-            for (int round = 0; round < ROUNDS; round++) {
-                String key = "results/create-" + round + ".json";
-                int winners = race(pool, writer -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key)
-                        .ifNoneMatch("*"), RequestBody.fromString("{\"writer\":" + writer + "}")));
-                assertThat(winners).as("writers whose create succeeded in round %d", round).isEqualTo(1);
-            }
-        } finally {
-            pool.shutdownNow();
+        for (int round = 0; round < ROUNDS; round++) {
+            String key = "results/create-" + round + ".json";
+            int winners = race(writer -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(key)
+                    .ifNoneMatch("*"), RequestBody.fromString("{\"writer\":" + writer + "}")));
+            assertThat(winners).as("writers whose create succeeded in round %d", round).isEqualTo(1);
         }
     }
 
     @Test
     void copyObject_shouldLetExactlyOneCopyCreate_whenConcurrentCopiesUseIfNoneMatch() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-        try (S3Client s3 = aws.newS3Client()) {
-            for (int round = 0; round < ROUNDS; round++) {
-                String key = "audio/copy-" + round + ".wav";
-                List<String> sources = new ArrayList<>();
-                for (int w = 0; w < WRITERS; w++) {
-                    String source = "cache/audio/source-" + round + "-" + w + ".wav";
-                    s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(source),
-                            RequestBody.fromString("source " + source));
-                    sources.add(source);
-                }
-                int winners = race(pool, writer -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
-                        .sourceKey(sources.get(writer)).destinationBucket(LocalAws.BUCKET).destinationKey(key)
-                        .ifNoneMatch("*")));
-                assertThat(winners).as("copies that created the destination in round %d", round).isEqualTo(1);
+        for (int round = 0; round < ROUNDS; round++) {
+            String key = "audio/copy-" + round + ".wav";
+            List<String> sources = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                String source = "cache/audio/source-" + round + "-" + w + ".wav";
+                s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(source),
+                        RequestBody.fromString("source " + source));
+                sources.add(source);
             }
-        } finally {
-            pool.shutdownNow();
+            int winners = race(writer -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
+                    .sourceKey(sources.get(writer)).destinationBucket(LocalAws.BUCKET).destinationKey(key)
+                    .ifNoneMatch("*")));
+            assertThat(winners).as("copies that created the destination in round %d", round).isEqualTo(1);
         }
     }
 
     @Test
     void copyObject_shouldAnswerPreconditionFailedAndKeepTheDestination_whenItExists() {
-        try (S3Client s3 = aws.newS3Client()) {
-            // given
-            s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("audio/kept.wav"), RequestBody.fromString("first"));
-            s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("cache/audio/other.wav"), RequestBody.fromString("other"));
-            // when
-            Throwable refused = catchThrowable(() -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
-                    .sourceKey("cache/audio/other.wav").destinationBucket(LocalAws.BUCKET)
-                    .destinationKey("audio/kept.wav").ifNoneMatch("*")));
-            // then: S3's answer (CopyObject, If-None-Match): 412 PreconditionFailed, nothing written
-            assertThat(refused).isInstanceOf(S3Exception.class);
-            S3Exception error = (S3Exception) refused;
-            assertThat(error.statusCode()).isEqualTo(412);
-            assertThat(error.awsErrorDetails().errorCode()).isEqualTo("PreconditionFailed");
-            assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("audio/kept.wav")).asUtf8String())
-                    .isEqualTo("first");
-        }
+        // given
+        s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("audio/kept.wav"), RequestBody.fromString("first"));
+        s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("cache/audio/other.wav"), RequestBody.fromString("other"));
+        // when
+        Throwable refused = catchThrowable(() -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
+                .sourceKey("cache/audio/other.wav").destinationBucket(LocalAws.BUCKET)
+                .destinationKey("audio/kept.wav").ifNoneMatch("*")));
+        // then: S3's answer (CopyObject, If-None-Match): 412 PreconditionFailed, nothing written
+        assertThat(refused).isInstanceOf(S3Exception.class);
+        S3Exception error = (S3Exception) refused;
+        assertThat(error.statusCode()).isEqualTo(412);
+        assertThat(error.awsErrorDetails().errorCode()).isEqualTo("PreconditionFailed");
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("audio/kept.wav")).asUtf8String())
+                .isEqualTo("first");
     }
 
     private interface Write {
@@ -118,7 +107,7 @@ class ConditionalWritesTest {
     }
 
     /** Starts every writer at once; returns how many succeeded (the others must have been refused with 412). */
-    private static int race(ExecutorService pool, Write write) throws Exception {
+    private static int race(Write write) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<Boolean>> outcomes = new ArrayList<>();
         for (int w = 0; w < WRITERS; w++) {

@@ -66,7 +66,7 @@ public final class WorkerProcess {
     }
 
     /** The readiness endpoint, once the worker has said which port it listens on. */
-    public Optional<URI> healthUri() {
+    private Optional<URI> healthUri() {
         CompletableFuture<String> listening = process.marker();
         if (!listening.isDone() || listening.isCompletedExceptionally()) {
             return Optional.empty();
