@@ -14,12 +14,12 @@ import software.amazon.awscdk.Tags;
  * offline with {@code cdk/synth.sh} (or {@code cdk synth}); deploy after the SAM stack.
  *
  * <p>Context (-c key=value, or cdk.json): {@code samStackName} (default gpupipe), {@code workerImageTag}
- * (default 0.1.0), {@code <tier>ModelImageTag}, {@code <tier>ModelRevision} for every catalogue tier (required:
- * the 40-hex commits of native-build/models/*.env), {@code resultsKmsKeyArn}
- * (when the bucket uses SSE-KMS), {@code smallWarmWindow}/{@code largeWarmWindow} (e.g. "MON-FRI 08:00-18:00
- * Europe/Berlin 1", see {@link TierScaling}), {@code smallSpot}/{@code largeSpot} (true: tasks after the first on
- * Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5). Task ceilings are the SAM stack's
- * {@code <Tier>MaxTasks} parameters. The tiers are shared-model's tier catalogue ({@link Tiers}).
+ * (default 0.1.0), {@code <tier>ModelImageTag} and {@code <tier>ModelRevision} (default: IMAGE_TAG and the 40-hex
+ * MODEL_REVISION of native-build/models/{@code <tier>}.env), {@code resultsKmsKeyArn} (when the bucket uses SSE-KMS),
+ * {@code <tier>WarmWindow} (e.g. "MON-FRI 08:00-18:00 Europe/Berlin 1", see {@link TierScaling}), {@code <tier>Spot}
+ * (true: tasks after the first on Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5). Task
+ * ceilings are the SAM stack's {@code <Tier>MaxTasks} parameters. The tiers are shared-model's tier catalogue with
+ * their model files ({@link Tiers}).
  */
 public final class GpupipeApp {
     private GpupipeApp() {
@@ -70,7 +70,10 @@ public final class GpupipeApp {
             if (tag.isPresent()) {
                 tier = tier.withModelServerImageTag(tag.get());
             }
-            tier = tier.withModelRevision(context(app, name + "ModelRevision").orElse(null));
+            Optional<String> revision = context(app, name + "ModelRevision");
+            if (revision.isPresent()) {
+                tier = tier.withModelRevision(revision.get());
+            }
             tiers.add(tier);
         }
         return tiers;

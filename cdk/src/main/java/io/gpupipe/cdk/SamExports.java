@@ -4,30 +4,48 @@ import io.gpupipe.model.Tier;
 import software.amazon.awscdk.Fn;
 
 /**
- * The serverless (SAM) stack's exports this app imports: {@code <samStack>-queue-url-small} and so on. The names
- * are defined in sam-template.yaml's Outputs; deploy that stack first.
+ * The serverless (SAM) stack's exports this app imports: {@code <samStack>-queue-url-<tier>} and so on. The names
+ * are defined in sam-template.yaml's Outputs (the per-tier ones written by {@link SamTierBlocks}); deploy that stack
+ * first.
  */
 public record SamExports(String samStackName) {
 
+    /** The per-tier exports, by the suffix after {@code <samStack>-} (SamTierBlocks writes them into the template). */
+    public enum TierExport {
+        QUEUE_URL("queue-url-"), QUEUE_ARN("queue-arn-"), QUEUE_NAME("queue-name-"), MAX_TASKS("max-tasks-"),
+        SERVICE_NAME("service-name-");
+
+        private final String prefix;
+
+        TierExport(String prefix) {
+            this.prefix = prefix;
+        }
+
+        /** {@code queue-url-small} for the small tier. */
+        public String suffix(Tier tier) {
+            return prefix + tier.wireName();
+        }
+    }
+
     public String queueUrl(Tier tier) {
-        return imported("queue-url-" + tier.wireName());
+        return imported(TierExport.QUEUE_URL.suffix(tier));
     }
 
     public String queueArn(Tier tier) {
-        return imported("queue-arn-" + tier.wireName());
+        return imported(TierExport.QUEUE_ARN.suffix(tier));
     }
 
     public String queueName(Tier tier) {
-        return imported("queue-name-" + tier.wireName());
+        return imported(TierExport.QUEUE_NAME.suffix(tier));
     }
 
     public String serviceName(Tier tier) {
-        return imported("service-name-" + tier.wireName());
+        return imported(TierExport.SERVICE_NAME.suffix(tier));
     }
 
     /** The tier's task ceiling (a number, exported as text). */
     public String maxTasks(Tier tier) {
-        return imported("max-tasks-" + tier.wireName());
+        return imported(TierExport.MAX_TASKS.suffix(tier));
     }
 
     public String dlqUrl() {

@@ -132,7 +132,7 @@ class GpuStackTest {
         // then
         assertThat(image).endsWith(":" + SynthesizedApp.SMALL_MODEL_TAG + "]]}");
         assertThat(String.valueOf(container("large", "model-server").get("Image")))
-                .contains(":" + Tiers.large().modelServerImageTag());
+                .contains(":" + Tiers.of("large").modelServerImageTag());
     }
 
     @Test

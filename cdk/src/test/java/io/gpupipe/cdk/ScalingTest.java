@@ -43,7 +43,7 @@ class ScalingTest {
         assertThat(alarm.get("Metrics").toString()).contains("wanted - current", "DesiredTasks",
                 "ServiceDesiredTasks", "Tier");
         assertThat(policy).containsEntry("AdjustmentType", "ChangeInCapacity").containsEntry("Cooldown", 60);
-        assertThat(steps).hasSize(Tiers.small().maxScaleOutStep());
+        assertThat(steps).hasSize(Tiers.of("small").maxScaleOutStep());
         assertThat(steps.get(0)).isEqualTo(
                 Map.of("MetricIntervalLowerBound", 0, "MetricIntervalUpperBound", 1, "ScalingAdjustment", 1));
         assertThat(steps.get(1)).isEqualTo(

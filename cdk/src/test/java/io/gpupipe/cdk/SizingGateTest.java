@@ -40,7 +40,7 @@ class SizingGateTest {
 
     @BeforeAll
     static void synthesizeFractionalTier() {
-        TierSpec quarterOfL4 = new TierSpec(Tiers.small().tier(), CLASSIFIER_INT8, GpuShare.of("0.25"), 22 * 1024,
+        TierSpec quarterOfL4 = new TierSpec(Tiers.of("small").tier(), CLASSIFIER_INT8, GpuShare.of("0.25"), 22 * 1024,
                 2048, 8 * 1024, 4, "small-classifier-1", java.time.Duration.ofMinutes(5),
                 java.time.Duration.ofMinutes(5), List.of(), "example/classifier", SynthesizedApp.SMALL_REVISION,
                 io.gpupipe.model.ModelServerContract.TEXT, java.time.Duration.ofMinutes(10));
@@ -50,10 +50,10 @@ class SizingGateTest {
     @Test
     void synth_shouldFailWithReadableMessage_when70bFp16OnOne48GbGpu() {
         // given: the large tier asking for one 48 GiB GPU for a 140 GB FP16 model
-        TierSpec tooSmall = Tiers.large().withModel(LLAMA_70B_FP16, GpuShare.of("1"));
+        TierSpec tooSmall = Tiers.of("large").withModel(LLAMA_70B_FP16, GpuShare.of("1"));
 
         // when, then
-        assertThatThrownBy(() -> workerStack(new App(), List.of(pinned(Tiers.small()), pinned(tooSmall))))
+        assertThatThrownBy(() -> workerStack(new App(), List.of(pinned(Tiers.of("small")), pinned(tooSmall))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("VRAM sizing gate: tier large: llama-2-70b-fp16 needs ")
                 .hasMessageContaining("weights 130.4")
@@ -64,7 +64,7 @@ class SizingGateTest {
     @Test
     void synth_shouldPass_whenSame70bFp16ModelGetsEightGpus() {
         // given
-        TierSpec enough = Tiers.large().withModel(LLAMA_70B_FP16, GpuShare.of("8"));
+        TierSpec enough = Tiers.of("large").withModel(LLAMA_70B_FP16, GpuShare.of("8"));
 
         // when
         WorkerStack stack = workerStack(new App(), List.of(pinned(enough)));

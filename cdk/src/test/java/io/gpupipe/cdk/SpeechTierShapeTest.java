@@ -92,7 +92,7 @@ class SpeechTierShapeTest {
                 assertThat(ByteBuffer.wrap(wav, 24, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()).isEqualTo(24_000);
                 // and vLLM-Omni got the documented request for the synthesized served model
                 var request = omni.lastSpeechRequest("Deployed shape for shape.").orElseThrow();
-                assertThat(request.path("model").asText()).isEqualTo(Tiers.speech().model().model());
+                assertThat(request.path("model").asText()).isEqualTo(Tiers.of("speech").model().model());
                 assertThat(request.path("voice").asText()).isEqualTo("aiden");
                 assertThat(request.path("response_format").asText()).isEqualTo("wav");
             } finally {

@@ -2,9 +2,6 @@ package io.gpupipe.cdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Task;
@@ -15,71 +12,57 @@ import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.model.scaling.ScalingLadder;
+import io.gpupipe.worker.throwaway.ThrowawayTier;
 import java.io.IOException;
-import java.io.InputStream;
-import java.util.HashMap;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awscdk.App;
-import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 
 /**
- * Adding a tier is data: a {@code medium} entry in a test copy of tiers.json (and, for the GPU side, the model it
- * serves) makes it route, size its scaling and synthesize its own service. The worker resolving its settings is
- * gpu-worker's WorkerSettingsTest; the scaling metric taking it up is scaling-metric's ScalingConfigEnvTest.
+ * Adding a tier is data: the {@code medium} tier of {@link ThrowawayTier} is one entry appended to tiers.json and one
+ * model file beside native-build/models/*.env, nothing else, and with those two inputs alone it routes, sizes its
+ * scaling, synthesizes its own service with the model its file pins (no context needed) and gets its SAM blocks. Its
+ * worker consuming its queue: gpu-worker's ThrowawayTierWorkerTest; its SAM blocks through AWS's SAM translator:
+ * SamTranslatedTemplateTest.
  */
 class ThrowawayTierTest {
-    /** The bundled tiers.json plus one entry, exactly as a developer would add it. */
-    static TierCatalogue withMedium() throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode root;
-        try (InputStream in = TierCatalogue.class.getResourceAsStream(TierCatalogue.RESOURCE)) {
-            root = (ObjectNode) json.readTree(in);
-        }
-        ((ArrayNode) root.get("tiers")).add(json.readTree("""
-                {"name": "medium", "queue": "gpupipe-medium", "contract": "text", "serves": ["generate"],
-                 "modelTimeoutSeconds": 450, "visibilityTimeoutSeconds": 600, "gpus": "2", "gpuMemoryMiB": 45056,
-                 "taskCpu": 8192, "taskMemoryMiB": 65536, "maxTasks": 6, "backlogPerTask": 40, "maxScaleOutStep": 6,
-                 "scaleInAfterMinutes": 7, "modelLoadGraceMinutes": 15}"""));
-        return TierCatalogue.parse(json.writeValueAsString(root));
-    }
+    private static final Tier MEDIUM = ThrowawayTier.MEDIUM;
 
     @Test
-    void medium_shouldRoute_whenARequestNamesItOrTheClassifierPicksIt() throws IOException {
-        TierCatalogue catalogue = withMedium();
-        Tier medium = Tier.of("medium");
+    void medium_shouldRoute_whenARequestNamesItOrTheClassifierPicksIt() {
+        TierCatalogue catalogue = ThrowawayTier.catalogue();
         var parser = new JobRequestParser(UUID::randomUUID, catalogue);
         InferenceJob routed = ((JobRequestParser.Outcome.Valid) parser.parse(
                 "{\"prompt\":\"hello\",\"route\":\"medium\"}", JobRequestParser.Source.API)).job();
         InferenceJob ambiguous = ((JobRequestParser.Outcome.Valid) parser.parse(
                 "{\"prompt\":\"" + "p".repeat(800) + "\"}", JobRequestParser.Source.API)).job();
-        Classifier picksMedium = job -> java.util.Optional.of(medium);
+        Classifier picksMedium = job -> java.util.Optional.of(MEDIUM);
 
         RoutingPolicy policy = new RoutingPolicy(RoutingThresholds.DEFAULTS, picksMedium, catalogue);
 
-        assertThat(policy.route(routed).tier()).isEqualTo(medium);
-        assertThat(policy.route(ambiguous).tier()).isEqualTo(medium);
-        assertThat(catalogue.serving(Task.GENERATE)).contains(medium);
+        assertThat(policy.route(routed).tier()).isEqualTo(MEDIUM);
+        assertThat(policy.route(ambiguous).tier()).isEqualTo(MEDIUM);
+        assertThat(catalogue.serving(Task.GENERATE)).contains(MEDIUM);
     }
 
     @Test
-    void medium_shouldScaleAndSynthesize_withItsOwnQueueServiceAndCeiling() throws IOException {
-        TierDefinition medium = withMedium().get(Tier.of("medium"));
+    void medium_shouldScaleAndSynthesize_fromItsCatalogueEntryAndModelFileAlone(@TempDir Path temp) {
+        TierCatalogue catalogue = ThrowawayTier.catalogue();
+        TierDefinition medium = catalogue.get(MEDIUM);
         assertThat(ScalingLadder.defaults(medium).maxScaleOutStep()).isEqualTo(6);
+        Path models = ThrowawayTier.modelsDirectory(ModelEnvFile.locate(), temp.resolve("models"));
 
-        List<TierSpec> specs = withMedium().tiers().stream().map(t -> Tiers.spec(t,
-                t.tier().wireName().equals("medium") ? Tiers.model("small") : Tiers.model(t.tier().wireName())))
-                .toList();
-        Map<String, Object> context = new HashMap<>(SynthesizedApp.REVISIONS);
-        context.put("mediumModelRevision", SynthesizedApp.SMALL_REVISION);
-        Template gpu = Template.fromStack(GpupipeApp.build(new App(AppProps.builder().context(context).build()),
-                specs).worker());
+        // no context: every tier's commit and image tag come from its model file, as .ci/run synthesizes
+        Template gpu = Template.fromStack(GpupipeApp.build(new App(), Tiers.of(catalogue, models)).worker());
 
-        gpu.resourceCountIs("AWS::ECS::Service", 4);
+        gpu.resourceCountIs("AWS::ECS::Service", catalogue.tiers().size());
         gpu.hasResourceProperties("AWS::ECS::Service", Match.objectLike(Map.of(
                 "ServiceName", Map.of("Fn::ImportValue", "gpupipe-service-name-medium"))));
         gpu.hasResourceProperties("AWS::ECS::CapacityProvider", Match.objectLike(Map.of("ManagedInstancesProvider",
@@ -89,8 +72,37 @@ class ThrowawayTierTest {
                 .get("Environment")).stream().map(TemplateJson::map)
                 .collect(java.util.stream.Collectors.toMap(e -> String.valueOf(e.get("Name")), e -> e.get("Value")));
         assertThat(worker).containsEntry("GPUPIPE_WORKER_TIER", "medium")
-                .containsEntry("GPUPIPE_WORKER_QUEUE_URL", Map.of("Fn::ImportValue", "gpupipe-queue-url-medium"));
+                .containsEntry("GPUPIPE_WORKER_QUEUE_URL", Map.of("Fn::ImportValue", "gpupipe-queue-url-medium"))
+                .containsEntry("GPUPIPE_WORKER_MODEL_VERSION", "Qwen/Qwen2.5-14B-Instruct-AWQ@"
+                        + "1111111111111111111111111111111111111111+medium-qwen2.5-14b-instruct-awq-1");
         assertThat(String.valueOf(gpu.findResources("AWS::ApplicationAutoScaling::ScalableTarget")))
                 .contains("gpupipe-max-tasks-medium");
+    }
+
+    @Test
+    void medium_shouldGetItsSamBlocks_fromTheGenerator() throws IOException {
+        String template = Files.readString(SamTemplateTiersTest.TEMPLATE);
+
+        String withMedium = SamTierBlocks.render(template, ThrowawayTier.catalogue());
+
+        assertThat(withMedium).contains("  MediumQueue:\n    Type: AWS::SQS::Queue",
+                "  MediumVisibilityTimeout:\n    Type: Number\n    Default: 600",
+                "  MediumMaxTasks:\n    Type: Number\n    Default: 6",
+                "  HasMediumModelVersion: !Not",
+                "GPUPIPE_ROUTER_QUEUE_URLS_MEDIUM: !Ref MediumQueue",
+                "GPUPIPE_BATCH_TIER_QUEUE_URLS_MEDIUM: !Ref MediumQueue",
+                "GPUPIPE_SCALING_TIERS_MEDIUM_SERVICE: !Sub \"${ClusterName}-medium\"",
+                "Resource: !GetAtt MediumQueue.Arn",
+                "Name: !Sub \"${AWS::StackName}-queue-url-medium\"");
+        // and nothing else of the template changed: removing the tier again gives the file back
+        assertThat(SamTierBlocks.render(withMedium, TierCatalogue.bundled())).isEqualTo(template);
+    }
+
+    @Test
+    void tiersJava_shouldNameNoTier_becauseANewTierIsDataOnly() throws IOException {
+        for (String source : List.of("Tiers.java", "ModelEnvFile.java", "SamTierBlocks.java", "GpupipeApp.java")) {
+            String code = Files.readString(Path.of("src", "main", "java", "io", "gpupipe", "cdk", source));
+            assertThat(code).as(source).doesNotContainPattern("\"(small|large|speech)\"");
+        }
     }
 }

@@ -58,7 +58,7 @@ class CancelRaceTest extends WorkerAppTest {
             MarkerSnapshot current = s3.readMarker(id);
             cancelWon.set(s3.replaceMarker(current.state().orElseThrow().cancelled(Instant.now()), current));
         });
-        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
+        pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
@@ -74,7 +74,7 @@ class CancelRaceTest extends WorkerAppTest {
         AtomicBoolean created = new AtomicBoolean();
         store.afterFirstMarkerRead(id, s3 -> created.set(s3.replaceMarker(
                 JobState.queued(job(id), Tier.of("large"), Instant.now()).cancelled(Instant.now()), MarkerSnapshot.ABSENT)));
-        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
+        pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
@@ -91,7 +91,7 @@ class CancelRaceTest extends WorkerAppTest {
         pipeline.putMarker(queued);
         store.afterFirstMarkerRead(id, s3 -> pipeline.putMarker(
                 JobState.queued(job(id), Tier.of("large"), queued.updatedAt().plusMillis(1))));
-        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));
+        pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
@@ -109,7 +109,7 @@ class CancelRaceTest extends WorkerAppTest {
         assertThat(pipeline.marker(id)).map(JobState::status).contains(JobStatus.CANCELLED);
         Await.sleep(300);
         assertThat(events.of(id)).hasSize(1);
-        assertThat(pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO)).noneMatch(m -> m.body().contains(id));
+        assertThat(pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ZERO)).noneMatch(m -> m.body().contains(id));
     }
 
     private static InferenceJob job(String id) {

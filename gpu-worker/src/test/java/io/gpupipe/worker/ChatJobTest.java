@@ -38,7 +38,7 @@ class ChatJobTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
 
         // when
-        pipeline.send(LocalAws.SMALL_QUEUE, chatJob(id, "system", "Answer in one word.", "user", "Hi " + id,
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, chatJob(id, "system", "Answer in one word.", "user", "Hi " + id,
                 "assistant", "Hello.", "user", "And ECS?"));
         JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);
 
@@ -63,7 +63,7 @@ class ChatJobTest extends WorkerAppTest {
         String words = "word ".repeat(600);
 
         // when
-        pipeline.send(LocalAws.SMALL_QUEUE, chatJob(id, "user", id + " " + words, "user", words));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, chatJob(id, "user", id + " " + words, "user", words));
         JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);
 
         // then
@@ -79,7 +79,7 @@ class ChatJobTest extends WorkerAppTest {
         standIn.chatTemplate(false);
         try {
             // when
-            pipeline.send(LocalAws.SMALL_QUEUE, chatJob(id, "user", "template " + id));
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, chatJob(id, "user", "template " + id));
             JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);
 
             // then: vLLM's 400 is permanent for this job, with vLLM's reason in the result

@@ -26,7 +26,7 @@ class ClaimCheckTest extends WorkerAppTest {
         String prompt = "Claim check " + id + " \uFFFF " + "\u6F22".repeat(1000);
         pipeline.s3().putObject(b -> b.bucket(aws.bucket()).key(JobLayout.payloadKey(id)),
                 RequestBody.fromString(JobMessage.queueSafe(LocalPipeline.job(id, prompt))));
-        pipeline.send(LocalAws.SMALL_QUEUE, JobMessage.pointer(id));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, JobMessage.pointer(id));
 
         // when
         JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);
@@ -42,7 +42,7 @@ class ClaimCheckTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
 
         // when
-        pipeline.send(LocalAws.SMALL_QUEUE, JobMessage.pointer(id));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, JobMessage.pointer(id));
 
         // then
         JobResult result = pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT);

@@ -62,7 +62,7 @@ class JobLogContextTest extends WorkerAppTest {
                 RequestBody.fromString("{not json"));
 
         // when
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "log context " + id));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "log context " + id));
         assertThat(pipeline.awaitResult(id, WorkerPipelineTest.RESULT_TIMEOUT).status()).isNotNull();
 
         // then

@@ -79,7 +79,7 @@ class JobTracingTest {
         provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
         WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
                 .withMaxInFlight(4).withoutAdaptiveWindow();
-        var queue = new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.LARGE_QUEUE),
+        var queue = new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.ESCALATION_QUEUE),
                 Optional.of(aws.queueUrl(LocalAws.DLQ)));
         JobEvents events = event -> new StdoutJobEvents(new PrintStream(eventOutput, true, StandardCharsets.UTF_8),
                 Clock.systemUTC()).emit(event);
@@ -135,7 +135,7 @@ class JobTracingTest {
     @Test
     void process_shouldStartANewTrace_whenTheMessageCarriesNoTraceContext() {
         String id = LocalPipeline.newRequestId();
-        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "untraced " + id));
+        pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "untraced " + id));
         JobResult result = pipeline.awaitResult(id, TIMEOUT);
         assertThat(result.traceId()).isNotNull().isNotEqualTo(ROUTER.traceId());
         SpanData job = named(awaitTrace(result.traceId(), 5), JobProcessor.JOB_SPAN).get(0);
@@ -145,7 +145,7 @@ class JobTracingTest {
     @Test
     void process_shouldContinueAnXrayTrace_whenOnlyAwsTraceHeaderIsSet() {
         String id = LocalPipeline.newRequestId();
-        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.LARGE_QUEUE))
+        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.ESCALATION_QUEUE))
                 .messageBody(LocalPipeline.job(id, "xray " + id))
                 .messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
                         MessageSystemAttributeValue.builder().dataType("String").stringValue(ROUTER.awsTraceHeader())
@@ -158,7 +158,7 @@ class JobTracingTest {
     }
 
     private void sendWithTraceparent(String body, String traceparent) {
-        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.LARGE_QUEUE)).messageBody(body)
+        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.ESCALATION_QUEUE)).messageBody(body)
                 .messageAttributes(Map.of(MessageAttributes.TRACEPARENT, MessageAttributeValue.builder()
                         .dataType("String").stringValue(traceparent).build())));
     }

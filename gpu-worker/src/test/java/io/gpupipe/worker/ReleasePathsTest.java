@@ -37,7 +37,7 @@ class ReleasePathsTest extends WorkerAppTest {
     void largeQueueWorker() {
         // start on an empty queue: another class's worker on it (CancelRaceTest) may have released a message at its
         // drain, and this test's own receives must get this test's message
-        pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO);
+        pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ZERO);
         WorkerSettings settings = appSettings(Tier.of("large")).withMaxInFlight(4).withoutAdaptiveWindow();
         assertThat(settings.attempts().maxReceiveCount()).isEqualTo(aws.maxReceiveCount()).isEqualTo(3);
         store = new FaultyJobStore(localStore());
@@ -48,7 +48,7 @@ class ReleasePathsTest extends WorkerAppTest {
     @AfterEach
     void stopWorker() {
         worker.drain(Duration.ofSeconds(1));
-        pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO);
+        pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ZERO);
     }
 
     @Test
@@ -109,7 +109,7 @@ class ReleasePathsTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String prompt = "result write fails twice " + id;
         store.failResultWrites(id, 2);
-        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, prompt));
+        pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, prompt));
         // when
         worker.start();
         JobResult result = pipeline.awaitResult(id, TIMEOUT);
@@ -128,8 +128,8 @@ class ReleasePathsTest extends WorkerAppTest {
         String prompt = "duplicate released " + id;
         standIn.slow(prompt, Duration.ofSeconds(6));
         String body = LocalPipeline.job(id, prompt);
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, body);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, body);
         // when
         worker.start();
         Await.until(() -> standIn.completionsWith(prompt) == 1, TIMEOUT, "the original's model call");
@@ -147,8 +147,8 @@ class ReleasePathsTest extends WorkerAppTest {
 
     /** Sends the job, then receives and releases it twice, so that the worker's receive is the last one. */
     private void sendOnItsLastReceive(String id, String prompt) {
-        pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, prompt));
-        String url = aws.queueUrl(LocalAws.LARGE_QUEUE);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, prompt));
+        String url = aws.queueUrl(LocalAws.ESCALATION_QUEUE);
         for (int receive = 1; receive < aws.maxReceiveCount(); receive++) {
             Message message = Await.until(() -> pipeline.sqs().receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(1)
                     .maxNumberOfMessages(1)).messages().stream().findFirst(), TIMEOUT, "the job message");
@@ -160,7 +160,7 @@ class ReleasePathsTest extends WorkerAppTest {
 
     /** Receives from the tier queue (so SQS applies the redrive policy), then reads the DLQ. */
     private List<Message> deadLettered(String id) {
-        pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO);
+        pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ZERO);
         return pipeline.awaitDeadLetters(id, Duration.ofSeconds(10));
     }
 }

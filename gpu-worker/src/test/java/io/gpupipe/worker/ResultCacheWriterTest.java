@@ -85,7 +85,7 @@ class ResultCacheWriterTest {
         String body = LocalPipeline.job(id, "Cache this " + id, j -> j.put("temperature", 0.8).put("seed", 42)
                 .put("cache", true));
         // when
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, body);
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then: the seed reached vLLM, and the entry holds what the result says, keyed by the pinned version
         assertThat(standIn.lastCompletionRequest(id).orElseThrow().path("seed").asInt()).isEqualTo(42);
@@ -120,7 +120,7 @@ class ResultCacheWriterTest {
         String id = LocalPipeline.newRequestId();
         String body = LocalPipeline.job(id, "word ".repeat(1100) + id, j -> j.put("cache", true));
         // when
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, body);
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
         assertThat(result.error().code()).isEqualTo(ErrorCodes.PROMPT_TOO_LONG);
@@ -134,7 +134,7 @@ class ResultCacheWriterTest {
         String id = LocalPipeline.newRequestId();
         String body = LocalPipeline.job(id, "Not cached " + id);
         // when
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, body);
         pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
         assertNoEntry(key(body));
@@ -147,7 +147,7 @@ class ResultCacheWriterTest {
         String id = LocalPipeline.newRequestId();
         String body = LocalPipeline.job(id, "Unpinned " + id, j -> j.put("cache", true));
         // when
-        pipeline.send(LocalAws.LARGE_QUEUE, body);
+        pipeline.send(LocalAws.ESCALATION_QUEUE, body);
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);

@@ -14,6 +14,7 @@ import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.WorkerConfigs;
+import io.gpupipe.worker.throwaway.ThrowawayTier;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,22 +22,20 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10's throwaway tier, consumed: a {@code medium} tier added to a test copy of the catalogue gets its own queue
- * in the local AWS (created from the catalogue) and a worker configured for it, with the real SQS and S3 adapters and
+ * The throwaway tier, consumed: a {@code medium} tier added only as catalogue data ({@link ThrowawayTier}) gets its
+ * own queue in the local AWS (created from the catalogue) and a worker configured for it, with the real SQS and S3 adapters and
  * the app's openai backend against the vLLM stand-in, consumes a job from that queue and writes its result. Routing,
  * scaling and synthesis of the same tier: cdk ThrowawayTierTest.
  */
 @QuarkusTest
 class ThrowawayTierWorkerTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(30);
-    static final Tier MEDIUM = Tier.of("medium");
+    static final Tier MEDIUM = ThrowawayTier.MEDIUM;
 
     @Test
     void mediumTier_shouldBeConsumedFromItsOwnQueue_byAWorkerConfiguredForIt() {
-        // given the catalogue with one more tier, exactly what adding it to tiers.json gives
-        TierCatalogue bundled = TierCatalogue.bundled();
-        TierCatalogue withMedium = bundled.withTier(bundled.get(Tier.of("small")).renamed("medium")
-                .withModelTimeout(Duration.ofSeconds(25)));
+        // given the catalogue with one more tier, exactly what adding its entry to tiers.json gives
+        TierCatalogue withMedium = ThrowawayTier.catalogue();
         try (LocalAws mediumAws = LocalAws.start(LocalAwsOptions.defaults().withTiers(withMedium)
                 .withVisibilityTimeouts(Map.of(MEDIUM, 40)));
              LocalPipeline medium = new LocalPipeline(mediumAws)) {

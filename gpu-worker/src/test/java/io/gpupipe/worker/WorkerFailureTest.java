@@ -38,7 +38,7 @@ class WorkerFailureTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String prompt = "flaky twice " + id;
         standIn.failNext(2, prompt);
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, prompt));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
@@ -55,7 +55,7 @@ class WorkerFailureTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String prompt = "flaky four times " + id;
         standIn.failNext(4, prompt);
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, prompt));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         Await.until(() -> events.of(id).size() == 2, RESULT_TIMEOUT, "two deliveries");
@@ -74,7 +74,7 @@ class WorkerFailureTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         standIn.down();
         try {
-            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "nobody home " + id));
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "nobody home " + id));
             // when
             JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
             List<Message> deadLetters = pipeline.awaitDeadLetters(id, RESULT_TIMEOUT);
@@ -97,7 +97,7 @@ class WorkerFailureTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String prompt = "a very long story " + id;
         standIn.slow(prompt, Duration.ofSeconds(8));
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, prompt));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then the heartbeat kept it invisible: one delivery, one call, one event
@@ -123,7 +123,7 @@ class WorkerFailureTest extends WorkerAppTest {
         for (int i = 0; i < 32; i++) {
             String id = LocalPipeline.newRequestId();
             ids.add(id);
-            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, tag + " " + i));
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, tag + " " + i));
         }
         // when, then
         Await.until(() -> worker.windowLimit() < full, Duration.ofSeconds(10), "the window to shrink");
@@ -141,11 +141,11 @@ class WorkerFailureTest extends WorkerAppTest {
         standIn.slow(tag, Duration.ofSeconds(20));
         List<String> quick = List.of(LocalPipeline.newRequestId(), LocalPipeline.newRequestId());
         List<String> slow = new ArrayList<>();
-        quick.forEach(id -> pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "drain quick " + id)));
+        quick.forEach(id -> pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "drain quick " + id)));
         for (int i = 0; i < 4; i++) {
             String id = LocalPipeline.newRequestId();
             slow.add(id);
-            pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, tag + " " + id));
+            pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, tag + " " + id));
         }
         worker.start();
         quick.forEach(id -> pipeline.awaitResult(id, RESULT_TIMEOUT));
@@ -157,7 +157,7 @@ class WorkerFailureTest extends WorkerAppTest {
         // then the long ones are back in the queue at once, unwritten
         assertThat(report.released()).isEqualTo(4);
         assertThat(tookMs).isLessThan(4000);
-        Set<String> requeued = pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ZERO).stream()
+        Set<String> requeued = pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ZERO).stream()
                 .map(m -> slow.stream().filter(m.body()::contains).findFirst().orElse("other"))
                 .collect(Collectors.toSet());
         assertThat(requeued).containsExactlyInAnyOrderElementsOf(slow);
@@ -174,7 +174,7 @@ class WorkerFailureTest extends WorkerAppTest {
         String tag = "drain finish " + LocalPipeline.newRequestId();
         standIn.slow(tag, Duration.ofMillis(1500));
         List<String> ids = List.of(LocalPipeline.newRequestId(), LocalPipeline.newRequestId());
-        ids.forEach(id -> pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, tag + " " + id)));
+        ids.forEach(id -> pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, tag + " " + id)));
         worker.start();
         Await.until(() -> worker.inFlight() == 2, RESULT_TIMEOUT, "both jobs in flight");
         // when
@@ -182,7 +182,7 @@ class WorkerFailureTest extends WorkerAppTest {
         // then
         assertThat(report.released()).isZero();
         ids.forEach(id -> assertThat(pipeline.result(id)).map(JobResult::status).contains(JobStatus.SUCCEEDED));
-        assertThat(pipeline.drainQueue(LocalAws.LARGE_QUEUE, Duration.ofSeconds(1))).isEmpty();
+        assertThat(pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ofSeconds(1))).isEmpty();
     }
 
     private Worker largeQueueWorker(CapturedEvents captured) {

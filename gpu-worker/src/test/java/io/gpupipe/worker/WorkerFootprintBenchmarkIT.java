@@ -44,7 +44,7 @@ class WorkerFootprintBenchmarkIT {
                 System.getProperty("gpupipe.worker.jar"), JOBS, hostMemoryMib());
         gguf.ifPresentOrElse(p -> System.out.printf("embedded text model %s: %d KiB of weights%n", p.getFileName(),
                 size(p) / 1024), () -> System.out.println(TestModels.MISSING));
-        try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(30, 30));
+        try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(30));
              LocalPipeline pipeline = new LocalPipeline(aws);
              VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
             for (List<String> options : List.of(List.<String>of(), IMAGE_OPTIONS)) {

@@ -64,7 +64,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String prompt = "Explain continuous batching " + id;
         Instant submittedAt = Instant.now().minusSeconds(2);
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 64)
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 64)
                 .put("temperature", 0.5).put("topP", 0.9).put("priority", 3)
                 .put("submittedAt", submittedAt.toString()).put("callbackUrl", "https://example.com/hook")));
         // when
@@ -97,7 +97,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(marker.status()).isEqualTo(JobStatus.RUNNING);
         assertThat(marker.taskArn()).isEqualTo(result.taskArn());
         assertThat(marker.startedAt()).isNotNull();
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
         assertThat(event.outcome()).isEqualTo(JobOutcome.SUCCEEDED);
         assertThat(event.completionTokens()).isEqualTo(result.result().usage().completionTokens());
@@ -109,7 +109,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         // given the stand-in serves max_model_len 1024; 3 words = 4 tokens, plus 1021 > 1024
         String id = LocalPipeline.newRequestId();
         String prompt = "long answer " + id;
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 1021)));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, prompt, j -> j.put("maxTokens", 1021)));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then one call, no retry, and the client is told why
@@ -118,14 +118,14 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(result.error().message()).contains("maximum context length is 1024 tokens");
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     @Test
     void directSubmission_shouldMeasureQueueWaitFromSentTimestamp_whenJobHasNoSubmittedAt() {
         // given a job sent straight to the queue (no router, no submittedAt), delayed 2 s by SQS
         String id = LocalPipeline.newRequestId();
-        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.SMALL_QUEUE)).delaySeconds(2)
+        pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)).delaySeconds(2)
                 .messageBody(LocalPipeline.job(id, "direct " + id)));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
@@ -140,7 +140,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"\",\"maxTokens\":99999,"
                 + "\"callbackUrl\":\"https://example.com/cb\",\"task\":\"generate\"}";
-        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, body);
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         List<Message> deadLetters = pipeline.awaitDeadLetters(id, RESULT_TIMEOUT);
@@ -157,9 +157,9 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(dead.messageAttributes().get(MessageAttributes.ERROR_REASON).stringValue())
                 .startsWith("invalid_request").contains("prompt").contains("maxTokens");
         assertThat(dead.messageAttributes().get(MessageAttributes.ORIGINAL_QUEUE).stringValue())
-                .isEqualTo(aws.queueUrl(LocalAws.SMALL_QUEUE));
+                .isEqualTo(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE));
         assertThat(standIn.completionsWith(id)).isZero();
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     @Test
@@ -168,7 +168,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         String body = LocalPipeline.job(id, "Wrong queue " + id, j -> j.put("task", "speech")
                 .put("callbackUrl", "https://example.com/cb"));
-        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, body);
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         List<Message> deadLetters = pipeline.awaitDeadLetters(id, RESULT_TIMEOUT);
@@ -191,14 +191,14 @@ class WorkerPipelineTest extends WorkerAppTest {
                     .startsWith("invalid_request").contains("task not_served")
                     .contains("tier small cannot serve speech jobs");
         });
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     @Test
     void malformed_shouldStillReachTheDlq_whenNoRequestIdCanBeRead() {
         // given
         String marker = "garbage-" + LocalPipeline.newRequestId();
-        pipeline.send(LocalAws.SMALL_QUEUE, "this is not json " + marker);
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, "this is not json " + marker);
         // when
         List<Message> deadLetters = pipeline.awaitDeadLetters(marker, RESULT_TIMEOUT);
         // then
@@ -214,8 +214,8 @@ class WorkerPipelineTest extends WorkerAppTest {
         String prompt = "duplicate " + id;
         standIn.slow(prompt, Duration.ofSeconds(1));
         String body = LocalPipeline.job(id, prompt);
-        pipeline.send(LocalAws.SMALL_QUEUE, body);
-        pipeline.send(LocalAws.SMALL_QUEUE, body);
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, body);
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, body);
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // (the second delivery comes back after the model timeout, 20 s here)
@@ -225,7 +225,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
         assertThat(events.of(id)).extracting(JobEvent::outcome)
                 .containsExactlyInAnyOrder(JobOutcome.SUCCEEDED, JobOutcome.DUPLICATE);
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     @Test
@@ -235,7 +235,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         InferenceJob job = new InferenceJob(id, Task.GENERATE, "cancel me " + id, 16, 0.0, 1.0, null, null, null,
                 null, null, Instant.now());
         pipeline.putMarker(JobState.queued(job, Tier.of("small"), Instant.now()).cancelled(Instant.now()));
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, job.prompt()));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, job.prompt()));
         // when
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
         // then
@@ -243,14 +243,14 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(standIn.completionsWith(id)).isZero();
         assertThat(pipeline.result(id)).isEmpty();
         assertThat(pipeline.marker(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     @Test
     void expired_shouldFailWithExpired_withoutReachingTheModel() {
         // given a job with a 60 s TTL submitted 2 minutes ago
         String id = LocalPipeline.newRequestId();
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "too late " + id, j -> j.put("ttlSeconds", 60)
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "too late " + id, j -> j.put("ttlSeconds", 60)
                 .put("submittedAt", Instant.now().minusSeconds(120).toString())));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
@@ -260,7 +260,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(result.error().message()).contains("ttlSeconds 60");
         assertThat(result.queueWaitMs()).isGreaterThanOrEqualTo(120_000);
         assertThat(standIn.completionsWith(id)).isZero();
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     @Test
@@ -272,14 +272,14 @@ class WorkerPipelineTest extends WorkerAppTest {
         JobResult earlier = JobResult.succeeded(job, JobResult.Output.text("earlier text", JobResult.Usage.of(3, 2),
                 "stop"), new JobResult.Provenance(Tier.of("small"), "m", "v", "other-task", 1, 5L, 9L), Instant.now());
         pipeline.putResult(earlier);
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, job.prompt()));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, job.prompt()));
         // when
         JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
         // then
         assertThat(event.outcome()).isEqualTo(JobOutcome.DUPLICATE);
         assertThat(standIn.completionsWith(id)).isZero();
         assertThat(pipeline.result(id).orElseThrow().result().text()).isEqualTo("earlier text");
-        awaitQueueEmpty(LocalAws.SMALL_QUEUE);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
     }
 
     void awaitQueueEmpty(String queueName) {

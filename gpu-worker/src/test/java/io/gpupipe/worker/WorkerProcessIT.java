@@ -44,7 +44,7 @@ class WorkerProcessIT {
 
     @BeforeAll
     static void startAws() {
-        aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(30, 30));
+        aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(30));
         pipeline = new LocalPipeline(aws);
     }
 
@@ -63,7 +63,7 @@ class WorkerProcessIT {
         try {
             worker.awaitReady(http);
             String story = LocalPipeline.newRequestId();
-            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(story, "Once upon a time",
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(story, "Once upon a time",
                     j -> j.put("maxTokens", 40)));
             JobResult storyResult = pipeline.awaitResult(story, TIMEOUT);
             assertThat("Once upon a time" + storyResult.result().text())
@@ -74,7 +74,7 @@ class WorkerProcessIT {
             for (int i = 0; i < 16; i++) {
                 String id = LocalPipeline.newRequestId();
                 jobs.add(id);
-                pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Once upon a time " + i,
+                pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "Once upon a time " + i,
                         j -> j.put("maxTokens", 1000)));
             }
             Await.until(() -> jobs.stream().anyMatch(id -> pipeline.result(id).isPresent()), TIMEOUT,
@@ -89,7 +89,7 @@ class WorkerProcessIT {
             assertThat(exitMs).isLessThan(20_000);
             Set<String> finished = jobs.stream().filter(id -> pipeline.result(id).isPresent())
                     .collect(Collectors.toSet());
-            Set<String> released = pipeline.drainQueue(LocalAws.SMALL_QUEUE, Duration.ZERO).stream()
+            Set<String> released = pipeline.drainQueue(LocalAws.DEFAULT_TEXT_QUEUE, Duration.ZERO).stream()
                     .map(m -> jobs.stream().filter(m.body()::contains).findFirst().orElse("other"))
                     .collect(Collectors.toSet());
             assertThat(released).doesNotContain("other");
@@ -118,8 +118,8 @@ class WorkerProcessIT {
             String generate = LocalPipeline.newRequestId();
             String speech = LocalPipeline.newRequestId();
             // when
-            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(generate, "Once upon a time"));
-            pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(speech, "Still talking.", j -> j.put("task",
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(generate, "Once upon a time"));
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(speech, "Still talking.", j -> j.put("task",
                     "speech")));
             // then
             JobResult failed = pipeline.awaitResult(generate, TIMEOUT);
@@ -154,7 +154,7 @@ class WorkerProcessIT {
         static Map<String, String> localAwsEnv(LocalAws aws) {
             Map<String, String> env = new HashMap<>();
             env.put("GPUPIPE_WORKER_TIER", "small");
-            env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(LocalAws.SMALL_QUEUE));
+            env.put("GPUPIPE_WORKER_QUEUE_URL", aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE));
             env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
             env.put("GPUPIPE_WORKER_WAIT_TIME", "1s");
             env.put("GPUPIPE_WORKER_DRAIN_GRACE", "1s");

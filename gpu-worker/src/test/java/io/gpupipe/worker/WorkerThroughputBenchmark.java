@@ -125,7 +125,7 @@ class WorkerThroughputBenchmark {
                             j -> j.put("maxTokens", TOKENS))).build());
             if (batch.size() == 10 || i == jobs - 1) {
                 List<SendMessageBatchRequestEntry> entries = List.copyOf(batch);
-                setup.sqs().sendMessageBatch(b -> b.queueUrl(aws.queueUrl(LocalAws.LARGE_QUEUE)).entries(entries));
+                setup.sqs().sendMessageBatch(b -> b.queueUrl(aws.queueUrl(LocalAws.ESCALATION_QUEUE)).entries(entries));
                 batch.clear();
             }
         }
@@ -137,7 +137,7 @@ class WorkerThroughputBenchmark {
                 .forcePathStyle(true).credentialsProvider(LocalAws.credentials())
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build()) {
-            var queue = new SqsJobQueue(sqs, aws.queueUrl(LocalAws.LARGE_QUEUE),
+            var queue = new SqsJobQueue(sqs, aws.queueUrl(LocalAws.ESCALATION_QUEUE),
                     Optional.of(aws.queueUrl(LocalAws.DLQ)));
             counter.reset();
             Worker worker = new Worker(settings, queue, new S3JobStore(s3, aws.bucket()), backend, events,

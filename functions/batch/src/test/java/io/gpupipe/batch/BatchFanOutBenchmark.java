@@ -98,7 +98,7 @@ class BatchFanOutBenchmark {
             long totalMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
 
             // then
-            int queued = Integer.parseInt(sqs.getQueueAttributes(b -> b.queueUrl(aws.queueUrl(LocalAws.SMALL_QUEUE))
+            int queued = Integer.parseInt(sqs.getQueueAttributes(b -> b.queueUrl(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE))
                     .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
                     .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
             BatchState planned = store.read(batch.id()).orElseThrow().state();

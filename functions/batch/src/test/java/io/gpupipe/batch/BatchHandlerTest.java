@@ -78,7 +78,7 @@ class BatchHandlerTest {
         sqs = aws.newSqsClient();
         store = new S3BatchStore(s3, aws.newS3Presigner(), aws.bucket());
         ledger = new LineLedger(store, new SqsBatchTasks(sqs, aws.queueUrl(LocalAws.BATCH_QUEUE)));
-        for (String queue : List.of(LocalAws.BATCH_QUEUE, LocalAws.SMALL_QUEUE, LocalAws.LARGE_QUEUE)) {
+        for (String queue : List.of(LocalAws.BATCH_QUEUE, LocalAws.DEFAULT_TEXT_QUEUE, LocalAws.ESCALATION_QUEUE)) {
             sqs.purgeQueue(b -> b.queueUrl(aws.queueUrl(queue)));
         }
     }
@@ -96,7 +96,7 @@ class BatchHandlerTest {
         BatchState batch = create(Files.readString(OPENAI_EXAMPLE), BatchEndpoint.CHAT_COMPLETIONS);
         send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
         pump();
-        List<InferenceJob> jobs = drainJobs(LocalAws.SMALL_QUEUE);
+        List<InferenceJob> jobs = drainJobs(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(jobs).extracting(j -> j.batch().line()).containsExactlyInAnyOrder(1, 2, 3);
         assertThat(store.read(batch.id()).orElseThrow().state().status()).isEqualTo(BatchStatus.IN_PROGRESS);
 
@@ -136,13 +136,13 @@ class BatchHandlerTest {
         BatchState batch = create(Files.readString(OPENAI_EXAMPLE), BatchEndpoint.CHAT_COMPLETIONS);
         send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
         pump();
-        List<InferenceJob> first = drainJobs(LocalAws.SMALL_QUEUE);
+        List<InferenceJob> first = drainJobs(LocalAws.DEFAULT_TEXT_QUEUE);
 
         // when: chunk 0 (lines 1-4) is delivered again
         invoke(List.of(BatchTask.ofChunk(BatchTask.Type.SUBMIT_CHUNK, batch.id(), 0)));
 
         // then: the same jobs (ids derived from batch and line), one marker each
-        List<InferenceJob> again = drainJobs(LocalAws.SMALL_QUEUE);
+        List<InferenceJob> again = drainJobs(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(again).extracting(InferenceJob::requestId).isSubsetOf(first.stream().map(InferenceJob::requestId)
                 .toList());
         assertThat(first).allSatisfy(j -> assertThat(marker(j.requestId()).batch()).isEqualTo(j.batch()));
@@ -201,7 +201,7 @@ class BatchHandlerTest {
     @Test
     void handle_shouldKeepOnlyTheUnreadableMessage_forTheDlq() throws IOException {
         // when: the events/ sample: a plan of an unknown batch (nothing to do) and a message that is no batch task
-        JsonNode response = invokeRaw(Files.readString(Path.of("events", "sqs-batch-tasks.json")));
+        JsonNode response = invokeRaw(Files.readString(Path.of("events", "never-delivered", "sqs-batch-tasks.json")));
 
         // then
         assertThat(response.get("batchItemFailures").findValuesAsText("itemIdentifier"))
@@ -215,7 +215,7 @@ class BatchHandlerTest {
                 + "\"body\":{\"prompt\":\"Once upon a time\",\"max_tokens\":8}}\n", BatchEndpoint.COMPLETIONS);
         send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
         pump();
-        InferenceJob job = drainJobs(LocalAws.SMALL_QUEUE).get(0);
+        InferenceJob job = drainJobs(LocalAws.DEFAULT_TEXT_QUEUE).get(0);
 
         // when
         putResult(JobResult.failed(job, JobResult.JobError.of(ErrorCodes.MODEL_UNAVAILABLE, "no text model"), null,

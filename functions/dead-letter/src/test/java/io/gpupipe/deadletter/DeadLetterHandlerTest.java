@@ -143,7 +143,7 @@ class DeadLetterHandlerTest {
         String id = UUID.randomUUID().toString();
         Message dead;
         try (SqsClient sqs = aws.newSqsClient()) {
-            String small = aws.queueUrl(LocalAws.SMALL_QUEUE);
+            String small = aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE);
             sqs.sendMessage(b -> b.queueUrl(small).messageBody("{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}"));
             for (int i = 0; i <= aws.maxReceiveCount(); i++) {
                 sqs.receiveMessage(b -> b.queueUrl(small).visibilityTimeout(0).waitTimeSeconds(1));

@@ -128,7 +128,7 @@ class RepairLoggerHandlerTest {
     @Test
     void handle_shouldAcknowledgeAndLog_whenEventIsOfAnotherType() {
         // when
-        JsonNode report = invoke(sample("task-state-change.json"));
+        JsonNode report = invoke(sample("never-delivered/task-state-change.json"));
 
         // then
         assertThat(report.get("outcome").asText()).isEqualTo("ignored");

@@ -262,7 +262,7 @@ class ResultNotifierHandlerTest {
                 JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"), run(Tier.of("small")), DONE));
 
         // when
-        JsonNode report = invoke(sample("s3-results-batch.json"));
+        JsonNode report = invoke(sample("never-delivered/s3-results-batch.json"));
 
         // then: one line per record, in order
         assertThat(report.get("records").asInt()).isEqualTo(6);

@@ -1,7 +1,6 @@
 package io.gpupipe.router;
 
 import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
@@ -110,7 +109,7 @@ public class RouterBeans {
             case BEDROCK -> {
                 RouterConfig.Bedrock bedrock = config.classifier().bedrock();
                 yield new BedrockConverseClassifier(BedrockClients.create(bedrock), bedrock.modelId(), metrics,
-                        tiers.serving(Task.GENERATE));
+                        tiers);
             }
             case HEURISTIC -> Classifier.heuristic();
         };

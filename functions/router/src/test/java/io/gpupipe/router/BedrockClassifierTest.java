@@ -41,7 +41,7 @@ class BedrockClassifierTest extends LocalAwsProbeSetup {
         String id = submit(AMBIGUOUS_PROMPT, "large");
 
         // then
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
         List<Received> calls = standIn.received();
         assertThat(calls).hasSize(1);
@@ -72,7 +72,7 @@ class BedrockClassifierTest extends LocalAwsProbeSetup {
 
         // then: the 1.5 s timeout cut the call short, long before the stand-in would have answered
         assertThat(elapsed).isLessThan(Duration.ofMillis(4000));
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).hasSize(1);
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).hasSize(1);
     }
 
     @Test

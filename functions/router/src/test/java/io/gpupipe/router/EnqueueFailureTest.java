@@ -47,7 +47,7 @@ class EnqueueFailureTest extends LocalAwsProbeSetup {
 
         // then: no marker lies about the job, nothing was enqueued, and the job is unknown
         assertThat(probe.object(JobLayout.markerKey(id))).isEmpty();
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
         given().get("/v1/jobs/" + id).then().statusCode(404);
     }
 
@@ -74,7 +74,7 @@ class EnqueueFailureTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("tier", equalTo("small"));
 
         // then
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
         assertThat(probe.marker(id)).isPresent();
     }

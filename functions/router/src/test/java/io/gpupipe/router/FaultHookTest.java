@@ -40,6 +40,6 @@ class FaultHookTest extends LocalAwsProbeSetup {
 
         // then: exactly the state a Lambda dying there leaves behind
         assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
     }
 }

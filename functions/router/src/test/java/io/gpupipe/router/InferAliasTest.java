@@ -35,7 +35,7 @@ class InferAliasTest extends LocalAwsProbeSetup {
         // then
         assertThat(body).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "requestId", "550e8400-e29b-41d4-a716-446655440000", "tier", "small"));
-        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
+        List<Message> small = probe.drain(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(small).hasSize(1);
         InferenceJob job = LocalAwsProbe.job(small.get(0));
         assertThat(job.requestId()).isEqualTo("550e8400-e29b-41d4-a716-446655440000");
@@ -60,8 +60,8 @@ class InferAliasTest extends LocalAwsProbeSetup {
         // then
         assertThat(body).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "requestId", "550e8400-e29b-41d4-a716-446655440001", "tier", "large"));
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).extracting(m -> LocalAwsProbe.job(m).maxTokens())
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).extracting(m -> LocalAwsProbe.job(m).maxTokens())
                 .containsExactly(2048);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
     }
 }

@@ -91,7 +91,7 @@ class JobServiceTest {
 
         // then
         String id = ((SubmitOutcome.Accepted) outcome).job().requestId();
-        InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.SMALL_QUEUE).get(0));
+        InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).get(0));
         assertThat(sent.submittedAt()).isEqualTo(NOW);
         JobState marker = probe.marker(id).orElseThrow();
         assertThat(marker.submittedAt()).isEqualTo(NOW);
@@ -107,7 +107,7 @@ class JobServiceTest {
 
         // then
         assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).hasSize(1);
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).hasSize(1);
     }
 
     @Test
@@ -162,7 +162,7 @@ class JobServiceTest {
     @Test
     void submit_shouldTakeTheMarkerBackAndFailAsABug_whenSqsRefusesTheMessageAsAClientError() {
         // given: QueueDoesNotExist is a 400 from SQS: not an outage, retrying cannot help
-        SqsJobQueue missing = queue(aws.queueUrl(LocalAws.SMALL_QUEUE) + "-gone");
+        SqsJobQueue missing = queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE) + "-gone");
         JobService service = service(store, missing, FaultInjection.none());
         String id = UUID.randomUUID().toString();
 
@@ -188,7 +188,7 @@ class JobServiceTest {
         // then: answered with the job's status, and really on the queue
         assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) retry).view().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 
@@ -198,17 +198,17 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         FaultInjection alwaysDie = new FaultInjection(1.0, () -> 0.5);
-        JobService dying = service(store, queue(aws.queueUrl(LocalAws.SMALL_QUEUE)), alwaysDie);
+        JobService dying = service(store, queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), alwaysDie);
         assertThatThrownBy(() -> dying.submit(body)).isInstanceOf(InjectedFaultException.class);
         assertThat(probe.marker(id)).isPresent();
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
 
         // when
         SubmitOutcome retry = later().submit(body);
 
         // then
         assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 
@@ -232,7 +232,7 @@ class JobServiceTest {
         assertThat(answerToB.get()).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) answerToB.get()).view().status()).isEqualTo(JobStatus.QUEUED);
         assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 
@@ -252,7 +252,7 @@ class JobServiceTest {
 
         // then
         assertThat(((SubmitOutcome.Duplicate) outcome).view().status()).isEqualTo(JobStatus.RUNNING);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
     }
 
     @Test
@@ -266,7 +266,7 @@ class JobServiceTest {
 
         // then
         assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 
@@ -285,19 +285,19 @@ class JobServiceTest {
         // then: the first request's status; the second request is not the queued job, so nothing is enqueued
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) outcome).view().tier()).isEqualTo(Tier.of("small"));
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
     }
 
     private JobService service(JobStore jobStore, Consumer<String> metricsSink) {
         return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), jobStore,
-                queue(aws.queueUrl(LocalAws.SMALL_QUEUE)), new RoutingMetrics(metricsSink, CLOCK), CLOCK,
+                queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), new RoutingMetrics(metricsSink, CLOCK), CLOCK,
                 Duration.ofMinutes(15), FaultInjection.none());
     }
 
     private JobService later() {
         return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store,
-                queue(aws.queueUrl(LocalAws.SMALL_QUEUE)), new RoutingMetrics(line -> { }, LATER), LATER,
+                queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), new RoutingMetrics(line -> { }, LATER), LATER,
                 Duration.ofMinutes(15), FaultInjection.none());
     }
 

@@ -49,7 +49,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
     void status_shouldIncludeResultAndWorkingPresignedUrl_whenJobSucceeded() throws Exception {
         // given
         String id = submit("{\"prompt\":\"What is Amazon ECS?\"}");
-        InferenceJob job = LocalAwsProbe.job(probe.drain(LocalAws.SMALL_QUEUE).stream()
+        InferenceJob job = LocalAwsProbe.job(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).stream()
                 .filter(m -> m.body().contains(id)).findFirst().orElseThrow());
         JobResult result = JobResult.succeeded(job, JobResult.Output.text("Amazon ECS is a container service.",
                 JobResult.Usage.of(17, 8), "stop"), new JobResult.Provenance(Tier.of("small"), "mistral-7b", "v0.2",

@@ -41,7 +41,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
         assertThat(body.get("tier").asText()).isEqualTo("small");
         assertThat(body.get("statusUrl").asText())
                 .isEqualTo("https://abc123.execute-api.us-east-1.amazonaws.com/v1/jobs/" + JOB_ID);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).priority())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).priority())
                 .containsExactly(5);
 
         // when, then: status
@@ -78,8 +78,8 @@ class LambdaEventTest extends LocalAwsProbeSetup {
         JsonNode errors = JobJson.mapper().readTree(response.get("body").asText()).get("errors");
         assertThat(errors.findValuesAsText("field"))
                 .containsExactlyInAnyOrder("requestId", "prompt", "maxTokens", "temperature", "route");
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
     }
 
     @Test
@@ -96,7 +96,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(202);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Grüße aus Köln");
     }
 
@@ -113,7 +113,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(202);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 

@@ -57,8 +57,8 @@ class QueueSafeMessageTest extends LocalAwsProbeSetup {
                 .then().statusCode(202);
 
         // then: one message, within SQS's rules, and the worker's parser reads the very same prompt
-        List<Message> messages = new ArrayList<>(probe.drain(LocalAws.SMALL_QUEUE));
-        messages.addAll(probe.drain(LocalAws.LARGE_QUEUE));
+        List<Message> messages = new ArrayList<>(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE));
+        messages.addAll(probe.drain(LocalAws.ESCALATION_QUEUE));
         assertThat(messages).hasSize(1);
         assertThat(JobMessage.isQueueSafe(messages.get(0).body())).isTrue();
         JobRequestParser.Outcome parsed = new JobRequestParser().parse(probe.jobBody(messages.get(0)),
@@ -72,7 +72,7 @@ class QueueSafeMessageTest extends LocalAwsProbeSetup {
     @Test
     void elasticMq_shouldRefuseWhatSqsRefuses_soThatTheseTestsProveSomething() {
         // SQS accepts only #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF, bodies up to 1 MiB
-        String url = aws.queueUrl(LocalAws.SMALL_QUEUE);
+        String url = aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE);
         for (String body : List.of("a\uFFFFb", "a\uFFFEb", "a\u0001b")) {
             assertThatThrownBy(() -> probe.sqs.sendMessage(b -> b.queueUrl(url).messageBody(body)))
                     .isInstanceOf(SqsException.class);

@@ -37,7 +37,7 @@ class StoreUnavailableTest {
                 .then().statusCode(503).contentType("application/json").header("Retry-After", equalTo("1"))
                 .body("retryable", equalTo(true)).body("errors[0].code", equalTo(ApiErrorCodes.UNAVAILABLE));
         try (LocalAwsProbe probe = new LocalAwsProbe(aws)) {
-            assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+            assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
         }
     }
 

@@ -40,7 +40,7 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(200).body("status", equalTo("queued")).body("tier", equalTo("small"));
 
         // then: on the queue, carrying the original submission time (its TTL counts from there)
-        InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.SMALL_QUEUE).get(0));
+        InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).get(0));
         assertThat(sent.requestId()).isEqualTo(id);
         assertThat(sent.submittedAt()).isEqualTo(EARLIER);
         assertThat(probe.marker(id).orElseThrow().submittedAt()).isEqualTo(EARLIER);
@@ -62,8 +62,8 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(200).body("status", equalTo("succeeded"));
 
         // then
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
     }
 
     private static InferenceJob job(String body) {

@@ -50,9 +50,9 @@ class SubmitJobTest extends LocalAwsProbeSetup {
 
         // then
         assertThat(response.getMap("")).containsOnlyKeys("requestId", "tier", "status", "statusUrl");
-        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
+        List<Message> small = probe.drain(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(small).hasSize(1);
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
         InferenceJob sent = LocalAwsProbe.job(small.get(0));
         assertThat(sent.requestId()).isEqualTo(id);
         assertThat(sent.task()).isEqualTo(Task.GENERATE);
@@ -85,11 +85,11 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("tier", equalTo("large"));
 
         // then
-        List<Message> large = probe.drain(LocalAws.LARGE_QUEUE);
+        List<Message> large = probe.drain(LocalAws.ESCALATION_QUEUE);
         assertThat(large).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
         assertThat(large.get(0).messageAttributes().get(MessageAttributes.TIER).stringValue()).isEqualTo("large");
         assertThat(large.get(0).messageAttributes()).doesNotContainKey(MessageAttributes.PRIORITY);
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
         assertThat(probe.marker(id).orElseThrow().tier()).isEqualTo(Tier.of("large"));
     }
 
@@ -106,7 +106,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("tier", equalTo("large"));
 
         // then
-        List<Message> large = probe.drain(LocalAws.LARGE_QUEUE);
+        List<Message> large = probe.drain(LocalAws.ESCALATION_QUEUE);
         assertThat(large).hasSize(1);
         assertThat(LocalAwsProbe.job(large.get(0)).prompt()).isEqualTo(prompt);
     }
@@ -123,7 +123,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("tier", equalTo("small"));
 
         // then
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 
@@ -139,7 +139,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .post("/v1/jobs").then().statusCode(202).body("requestId", equalTo(id));
 
         // then
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsExactly(id);
     }
 
@@ -157,7 +157,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         List<Message> speech = probe.drain("gpupipe-speech");
         assertThat(speech).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
         assertThat(speech.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
         assertThat(probe.marker(id).orElseThrow().task()).isEqualTo(Task.SPEECH);
     }
 
@@ -168,7 +168,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .post("/v1/jobs")
                 .then().statusCode(400).body("errors[0].field", equalTo("route"))
                 .body("errors[0].message", equalTo("route small cannot serve speech jobs; tiers serving speech: speech"));
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
     }
 
     @Test
@@ -202,7 +202,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .body("statusUrl", matchesPattern("^http://localhost:\\d+/v1/jobs/" + id + "$"));
 
         // then: only the first request is queued, its marker untouched
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Hello again");
         assertThat(probe.object("jobs/" + id + ".json")).contains(firstMarker);
     }
@@ -219,7 +219,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(200).body("requestId", equalTo(id)).body("tier", equalTo("small"));
 
         // then: the job is on its queue again (the worker de-duplicates), unchanged
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Hello again", "Hello again");
     }
 
@@ -235,7 +235,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .post("/v1/jobs")
                 .then().statusCode(202).body("requestId", equalTo(id)).body("tier", equalTo("small"));
 
-        List<Message> small = probe.drain(LocalAws.SMALL_QUEUE);
+        List<Message> small = probe.drain(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(small).hasSize(1);
         InferenceJob sent = LocalAwsProbe.job(small.get(0));
         assertThat(sent.prompt()).isNull();
@@ -254,7 +254,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .post("/v1/jobs")
                 .then().statusCode(202).body("tier", equalTo("large"));
 
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).hasSize(1);
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).hasSize(1);
     }
 
     @Test
@@ -273,7 +273,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .body("errors[0].field", equalTo("messages"))
                 .body("errors[0].code", equalTo(ErrorCodes.MUTUALLY_EXCLUSIVE));
 
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).isEmpty();
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
     }
 }

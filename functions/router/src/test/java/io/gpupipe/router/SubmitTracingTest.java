@@ -55,7 +55,7 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
         assertThat(submit.getAttributes().get(SpanAttributes.REQUEST_ID)).isEqualTo(id);
         assertThat(submit.getAttributes().get(SpanAttributes.TIER)).isEqualTo("small");
 
-        Message sent = receiveWithTraceHeader(LocalAws.SMALL_QUEUE);
+        Message sent = receiveWithTraceHeader(LocalAws.DEFAULT_TEXT_QUEUE);
         TraceContext expected = new TraceContext(CLIENT_TRACE, submit.getSpanId(), true);
         assertThat(sent.messageAttributes().get(MessageAttributes.TRACEPARENT).stringValue())
                 .isEqualTo(expected.traceparent());
@@ -74,7 +74,7 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
         // X-Ray takes the trace id only if its first 8 hex digits are a recent epoch second
         assertThat(Long.parseLong(submit.getTraceId().substring(0, 8), 16)).isBetween(before - 1,
                 System.currentTimeMillis() / 1000 + 1);
-        Message sent = receiveWithTraceHeader(LocalAws.SMALL_QUEUE);
+        Message sent = receiveWithTraceHeader(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(TraceContext.fromTraceparent(sent.messageAttributes().get(MessageAttributes.TRACEPARENT)
                 .stringValue())).contains(new TraceContext(submit.getTraceId(), submit.getSpanId(), true));
         assertThat(TraceContext.fromAwsTraceHeader(sent.attributes().get(MessageSystemAttributeName

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SubmitValidationTest extends LocalAwsProbeSetup {
     @AfterEach
     void tearDown() {
-        assertThat(probe.drain(LocalAws.SMALL_QUEUE)).as("small queue").isEmpty();
-        assertThat(probe.drain(LocalAws.LARGE_QUEUE)).as("large queue").isEmpty();
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).as("small queue").isEmpty();
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).as("large queue").isEmpty();
     }
 
     @ParameterizedTest

@@ -63,9 +63,9 @@ class ScalingBurstTest {
         table.add(String.format("%-40s %7s %8s %7s %7s %9s %6s | %-12s %s", "step", "visible", "inFlight",
                 "delayed", "running", "svcDesired", "gpu%", "DesiredTasks", "reason"));
         try (SqsClient sqs = aws.newSqsClient()) {
-            QueueDriver small = new QueueDriver(sqs, aws.queueUrl(LocalAws.SMALL_QUEUE));
+            QueueDriver small = new QueueDriver(sqs, aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE));
             small.purge();
-            new QueueDriver(sqs, aws.queueUrl(LocalAws.LARGE_QUEUE)).purge();
+            new QueueDriver(sqs, aws.queueUrl(LocalAws.ESCALATION_QUEUE)).purge();
             Instant tick = Instant.parse("2026-11-29T12:00:00Z");
             for (Step step : steps) {
                 table.add(run(step, small, tick));

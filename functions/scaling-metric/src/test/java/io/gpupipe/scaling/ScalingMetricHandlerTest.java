@@ -66,8 +66,8 @@ class ScalingMetricHandlerTest {
         cloudWatch.reset();
         lines.clear();
         sqs = aws.newSqsClient();
-        small = new QueueDriver(sqs, aws.queueUrl(LocalAws.SMALL_QUEUE));
-        large = new QueueDriver(sqs, aws.queueUrl(LocalAws.LARGE_QUEUE));
+        small = new QueueDriver(sqs, aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE));
+        large = new QueueDriver(sqs, aws.queueUrl(LocalAws.ESCALATION_QUEUE));
         small.purge();
         large.purge();
     }

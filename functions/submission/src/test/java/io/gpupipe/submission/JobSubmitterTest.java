@@ -101,8 +101,8 @@ class JobSubmitterTest {
 
         // then
         assertThat(outcomes).hasSize(23).extracting(o -> o.getClass().getSimpleName()).containsOnly("Accepted");
-        assertThat(drain(LocalAws.SMALL_QUEUE)).hasSize(13);
-        assertThat(drain(LocalAws.LARGE_QUEUE)).hasSize(10);
+        assertThat(drain(LocalAws.DEFAULT_TEXT_QUEUE)).hasSize(13);
+        assertThat(drain(LocalAws.ESCALATION_QUEUE)).hasSize(10);
         assertThat(BATCH_CALLS).hasSize(3).allMatch(call -> call.entries().size() <= 10);
         assertThat(jobs).allMatch(j -> store.readMarker(j.job().requestId()).orElseThrow().state().status()
                 == JobStatus.QUEUED);
@@ -126,7 +126,7 @@ class JobSubmitterTest {
         assertThat(outcomes).extracting(o -> o.getClass().getSimpleName()).containsOnly("Accepted");
         assertThat(BATCH_CALLS).allSatisfy(call -> assertThat(call.entries().stream()
                 .mapToInt(e -> JobMessage.utf8Length(e.messageBody())).sum()).isLessThanOrEqualTo(262_144));
-        List<Message> sent = drain(LocalAws.SMALL_QUEUE);
+        List<Message> sent = drain(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(sent).hasSize(11);
         String big = jobs.get(10).job().requestId();
         assertThat(sent).filteredOn(m -> m.body().contains(big)).singleElement()
@@ -138,7 +138,7 @@ class JobSubmitterTest {
         // given: a chunk submitted once, whose first three jobs have since finished
         List<RoutedJob> jobs = lines(1, 8, null);
         submitter(queue()).submitAll(jobs, pool);
-        drain(LocalAws.SMALL_QUEUE);
+        drain(LocalAws.DEFAULT_TEXT_QUEUE);
         for (RoutedJob done : jobs.subList(0, 3)) {
             JobResult result = JobResult.failed(done.job(), JobResult.JobError.of("model_error", "x"), null,
                     Instant.now());
@@ -152,7 +152,7 @@ class JobSubmitterTest {
         // then: no second job anywhere; the five unfinished ones are on the queue once more (the worker
         // de-duplicates), the finished ones are not
         assertThat(again).extracting(o -> o.getClass().getSimpleName()).containsOnly("Duplicate");
-        assertThat(drain(LocalAws.SMALL_QUEUE)).extracting(m -> requestIdOf(m.body()))
+        assertThat(drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> requestIdOf(m.body()))
                 .containsExactlyInAnyOrderElementsOf(jobs.subList(3, 8).stream().map(j -> j.job().requestId())
                         .toList());
     }

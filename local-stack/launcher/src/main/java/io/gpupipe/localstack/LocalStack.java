@@ -18,6 +18,8 @@ import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.localstack.internal.Ports;
 import io.gpupipe.localstack.internal.WorkerProcess;
 import io.gpupipe.localstack.internal.WorkerSupervisor;
+import io.gpupipe.localstack.sam.LocalQueues;
+import io.gpupipe.localstack.sam.SamTemplate;
 import io.gpupipe.model.Tier;
 import java.io.IOException;
 import java.net.URI;
@@ -61,6 +63,7 @@ public final class LocalStack implements AutoCloseable {
     private Path runDir;
     private Path textModel;
     private LocalAws aws;
+    private SamTemplate sam;
     private SnsStandIn sns;
     private EcsStandIn ecs;
     private CloudWatchStandIn cloudWatch;
@@ -123,6 +126,7 @@ public final class LocalStack implements AutoCloseable {
         if (!options.workers().isEmpty() && workerJar.isEmpty()) {
             throw notBuilt("gpu-worker/target/quarkus-app/quarkus-run.jar");
         }
+        sam = SamTemplate.read(packages.repo());
         runDir = createRunDir();
         Path childClasses = ComponentPackages.extractChildClasses(runDir.resolve("child-classes"));
 
@@ -135,16 +139,14 @@ public final class LocalStack implements AutoCloseable {
         }
 
         step("starting the router function from " + packages.repo().relativize(routerZip));
-        router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15),
-                overrides.apply("router", env.router(ComponentEnvironment.modelVersions(aws.tiers(),
-                        options.backend(), textModel))))
+        router = startFunction(spec("router", overrides.apply("router", env.router(
+                ComponentEnvironment.modelVersions(aws.tiers(), options.backend(), textModel))))
                 .withConcurrency(options.routerConcurrency()), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
             sns = startSns();
             step("starting the result-notifier function");
-            notifier = startFunction(new LambdaFunction.Spec("result-notifier", 768, Duration.ofSeconds(60),
-                    env.notifier(sns)), notifierZip.get(), childClasses);
+            notifier = startFunction(spec("result-notifier", env.notifier(sns)), notifierZip.get(), childClasses);
         } else {
             notes.add("result notifier: not built (functions/result-notifier/target/function.zip), so no S3 event "
                     + "delivery");
@@ -153,25 +155,22 @@ public final class LocalStack implements AutoCloseable {
         if (scalingZip.isPresent()) {
             startControlPlane();
             step("starting the scaling-metric function");
-            scalingMetric = startFunction(new LambdaFunction.Spec("scaling-metric", 768, Duration.ofSeconds(50),
-                    env.scalingMetric(ecs.endpoint(), cloudWatch.endpoint())),
-                    scalingZip.get(), childClasses);
+            scalingMetric = startFunction(spec("scaling-metric", env.scalingMetric(ecs.endpoint(),
+                    cloudWatch.endpoint())), scalingZip.get(), childClasses);
         } else {
             notes.add("scaling metric: not built (functions/scaling-metric/target/function.zip), so no schedule");
         }
         Optional<Path> deadLetterZip = packages.functionZip("dead-letter");
         if (deadLetterZip.isPresent()) {
             step("starting the dead-letter function");
-            deadLetter = startFunction(new LambdaFunction.Spec("dead-letter", 512, Duration.ofSeconds(30),
-                    env.deadLetter()), deadLetterZip.get(), childClasses);
+            deadLetter = startFunction(spec("dead-letter", env.deadLetter()), deadLetterZip.get(), childClasses);
         } else {
             notes.add("dead-letter handler: not built (functions/dead-letter/target/function.zip), so no DLQ poller");
         }
         Optional<Path> batchZip = packages.functionZip("batch");
         if (batchZip.isPresent()) {
             step("starting the batch function");
-            batch = startFunction(new LambdaFunction.Spec("batch", 1024, Duration.ofSeconds(120), env.batch()),
-                    batchZip.get(), childClasses);
+            batch = startFunction(spec("batch", env.batch()), batchZip.get(), childClasses);
         } else {
             notes.add("batch function: not built (functions/batch/target/function.zip), so batches stay validating");
         }
@@ -188,22 +187,22 @@ public final class LocalStack implements AutoCloseable {
         warmUpRouter();
         if (notifier != null) {
             notifier.awaitReady(FUNCTION_START_LIMIT);
-            s3Events = new S3EventDelivery(notifier, this::objectSize, console, Duration.ofSeconds(1));
+            SamTemplate.Function wiring = sam.function("result-notifier");
+            s3Events = new S3EventDelivery(notifier, key -> wiring.s3Filters().stream().anyMatch(f -> f.passes(key)),
+                    this::objectSize, console, Duration.ofSeconds(1));
             aws.onObjectCreated(s3Events);
-            callbackRetryEvents = SqsEventSource.start("callback-retries", notifier, aws,
-                    LocalAws.CALLBACK_RETRY_QUEUE, console);
+            callbackRetryEvents = sqsEvents("callback-retries", notifier, "result-notifier");
         }
         if (scalingMetric != null) {
             scalingMetric.awaitReady(FUNCTION_START_LIMIT);
         }
         if (deadLetter != null) {
             deadLetter.awaitReady(FUNCTION_START_LIMIT);
-            dlqEvents = SqsEventSource.start("dlq-events", deadLetter, aws, LocalAws.DLQ, console);
+            dlqEvents = sqsEvents("dlq-events", deadLetter, "dead-letter");
         }
         if (batch != null) {
             batch.awaitReady(FUNCTION_START_LIMIT);
-            // one step per invocation, as the template's BatchSize: 1
-            batchEvents = SqsEventSource.start("batch-events", batch, aws, LocalAws.BATCH_QUEUE, console, 1);
+            batchEvents = sqsEvents("batch-events", batch, "batch");
         }
         for (WorkerProcess worker : workers().values()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (/q/health/ready)");
@@ -227,6 +226,24 @@ public final class LocalStack implements AutoCloseable {
         } catch (IOException e) {
             throw new StartupException("cannot start the local ECS/CloudWatch stand-in: " + e.getMessage(), e);
         }
+    }
+
+    /** A function with the memory and timeout sam-template.yaml gives its JVM package. */
+    private LambdaFunction.Spec spec(String module, Map<String, String> environment) {
+        SamTemplate.Function function = sam.function(module);
+        return new LambdaFunction.Spec(module, function.memoryMiB(), function.timeout(), environment);
+    }
+
+    /** The function's one SQS event source as the template wires it (its queue and batch size). */
+    private SqsEventSource sqsEvents(String label, LambdaFunction function, String module) {
+        List<SamTemplate.SqsSource> sources = sam.function(module).sqsSources();
+        if (sources.size() != 1) {
+            throw new StartupException("sam-template.yaml gives " + module + " " + sources.size()
+                    + " SQS event sources; the local stack runs exactly one");
+        }
+        SamTemplate.SqsSource source = sources.get(0);
+        return SqsEventSource.start(label, function, aws, LocalQueues.of(source.queue()), console,
+                source.batchSize());
     }
 
     private LambdaFunction startFunction(LambdaFunction.Spec spec, Path zip, Path childClasses) {

@@ -140,8 +140,7 @@ class LocalStackChaosSoakTest {
                         (component, uri) -> proxy(proxies, component, "s3", uri))
                 .withEnvironment("router", Map.of("GPUPIPE_ROUTER_FAULT_DIE_AFTER_MARKER_RATIO",
                         Double.toString(settings.routerDieRatio())))
-                .withLocalAws(aws -> aws.withVisibilityTimeouts(Faults.SMALL_VISIBILITY_SECONDS,
-                        Faults.LARGE_VISIBILITY_SECONDS))
+                .withLocalAws(aws -> aws.withVisibilityTimeouts(Faults.visibilityTimeouts()))
                 .withRestartPolicy(new WorkerSupervisor.RestartPolicy(Duration.ofMillis(500), Duration.ofSeconds(5),
                         Duration.ofSeconds(30), Duration.ofMinutes(5)));
         for (Tier tier : TierCatalogue.bundled().names()) {
@@ -194,7 +193,7 @@ class LocalStackChaosSoakTest {
             jobs.put(id, job);
             boolean slow = (scenario == Scenario.VISIBILITY_LAPSE || scenario == Scenario.ALL) && i < Faults.SLOW_JOBS;
             String body = SoakJobs.job(id, i, callbackBase + CallbackReceiver.path(id), slow);
-            String queue = aws.queueUrl(i % 5 == 4 ? LocalAws.LARGE_QUEUE : LocalAws.SMALL_QUEUE);
+            String queue = aws.queueUrl(i % 5 == 4 ? LocalAws.ESCALATION_QUEUE : LocalAws.DEFAULT_TEXT_QUEUE);
             boolean racing = duplicates && (scenario == Scenario.DUPLICATES || i % 3 == 0);
             boolean cancel = racing && i % 3 == 0;
             submissions.add(clients.submit(() -> {
@@ -223,7 +222,7 @@ class LocalStackChaosSoakTest {
     }
 
     private void poison(Scenario scenario, SoakClient client, LocalAws aws) {
-        for (String queue : List.of(LocalAws.SMALL_QUEUE, LocalAws.LARGE_QUEUE)) {
+        for (String queue : List.of(LocalAws.DEFAULT_TEXT_QUEUE, LocalAws.ESCALATION_QUEUE)) {
             String tag = "poison-tag-" + SoakJobs.newId();
             malformedTags.put(tag, scenario);
             client.sendToQueue(aws.queueUrl(queue), SoakJobs.malformed(tag));
@@ -234,8 +233,8 @@ class LocalStackChaosSoakTest {
             job.submitted(System.nanoTime());
             jobs.put(job.requestId(), job);
         }
-        client.sendToQueue(aws.queueUrl(LocalAws.SMALL_QUEUE), SoakJobs.oversized(oversized.requestId()));
-        client.sendToQueue(aws.queueUrl(LocalAws.LARGE_QUEUE), SoakJobs.unknownTask(unknownTask.requestId()));
+        client.sendToQueue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE), SoakJobs.oversized(oversized.requestId()));
+        client.sendToQueue(aws.queueUrl(LocalAws.ESCALATION_QUEUE), SoakJobs.unknownTask(unknownTask.requestId()));
     }
 
     private static void awaitAll(List<Future<?>> futures) {
@@ -295,7 +294,7 @@ class LocalStackChaosSoakTest {
     }
 
     private static boolean queuesIdle(SqsClient sqs, LocalAws aws) {
-        for (String queue : List.of(LocalAws.SMALL_QUEUE, LocalAws.LARGE_QUEUE)) {
+        for (String queue : List.of(LocalAws.DEFAULT_TEXT_QUEUE, LocalAws.ESCALATION_QUEUE)) {
             Map<QueueAttributeName, String> attributes = sqs.getQueueAttributes(b -> b.queueUrl(aws.queueUrl(queue))
                     .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
                             QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,

@@ -188,7 +188,7 @@ class LocalStackEndToEndTest {
         // when
         sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(Tier.of("speech"))).messageBody("{\"requestId\":\""
                 + id + "\",\"task\":\"speech\",\"prompt\":\"Straight to the queue.\"}"));
-        sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(LocalAws.SMALL_QUEUE)).messageBody("{\"requestId\":\""
+        sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)).messageBody("{\"requestId\":\""
                 + misrouted + "\",\"task\":\"speech\",\"prompt\":\"The text tier has no voice.\"}"));
         JobResult result = awaitResultObject(id);
         JobResult refused = awaitResultObject(misrouted);
@@ -207,7 +207,7 @@ class LocalStackEndToEndTest {
     void invalidJob_shouldGet400AndQueueNothing_whenAFieldIsOutOfRange() {
         // given
         String id = UUID.randomUUID().toString();
-        int largeBefore = visibleMessages(LocalAws.LARGE_QUEUE);
+        int largeBefore = visibleMessages(LocalAws.ESCALATION_QUEUE);
         // when
         ApiClient.Reply reply = api.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"x\",\"route\":\"large\","
                 + "\"maxTokens\":0,\"temperature\":9}");
@@ -215,7 +215,7 @@ class LocalStackEndToEndTest {
         assertThat(reply.status()).isEqualTo(400);
         assertThat(reply.body().path("errors")).extracting(e -> e.path("field").asText())
                 .containsExactlyInAnyOrder("maxTokens", "temperature");
-        assertThat(visibleMessages(LocalAws.LARGE_QUEUE)).isEqualTo(largeBefore);
+        assertThat(visibleMessages(LocalAws.ESCALATION_QUEUE)).isEqualTo(largeBefore);
         assertThat(objectExists("jobs/" + id + ".json")).isFalse();
         assertThat(api.status(id).status()).isEqualTo(404);
     }

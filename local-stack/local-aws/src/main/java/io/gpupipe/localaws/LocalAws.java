@@ -1,5 +1,6 @@
 package io.gpupipe.localaws;
 
+import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
@@ -40,10 +41,10 @@ public final class LocalAws implements AutoCloseable {
     public static final String REGION = "us-east-1";
     public static final String ACCESS_KEY = "test";
     public static final String SECRET_KEY = "test";
-    /** The small tier's queue in the bundled catalogue (tests' usual target). */
-    public static final String SMALL_QUEUE = "gpupipe-small";
-    /** The large tier's queue in the bundled catalogue. */
-    public static final String LARGE_QUEUE = "gpupipe-large";
+    /** The queue of the bundled catalogue's default text tier (where a plain text job goes; tests' usual target). */
+    public static final String DEFAULT_TEXT_QUEUE = queueOf(TierCatalogue.bundled().defaultTier(Task.GENERATE));
+    /** The queue of the bundled catalogue's escalation tier (where long text jobs go). */
+    public static final String ESCALATION_QUEUE = queueOf(TierCatalogue.bundled().escalationTier());
     public static final String DLQ = "gpupipe-dlq";
     /** The result notifier's delayed callback redeliveries. */
     public static final String CALLBACK_RETRY_QUEUE = "gpupipe-callback-retry";
@@ -63,6 +64,10 @@ public final class LocalAws implements AutoCloseable {
     private final URI sqsEndpoint;
     private final URI s3Endpoint;
     private final Map<String, String> queueUrls = new LinkedHashMap<>();
+
+    private static String queueOf(Tier tier) {
+        return TierCatalogue.bundled().get(tier).queue();
+    }
 
     private LocalAws(LocalAwsOptions options, SQSRestServer sqsServer, S3Proxy s3Proxy, NotifyingBlobStore store,
                      URI sqsEndpoint, URI s3Endpoint) {
@@ -244,7 +249,7 @@ public final class LocalAws implements AutoCloseable {
     /**
      * Quarkus configuration pointing the quarkus-amazon-services SQS and S3 clients here, plus {@code local-aws.*}
      * keys (queue URLs, bucket) that a module's test profile can reference, e.g.
-     * {@code %test.gpupipe.router.queue-urls.small=${local-aws.queue-url.small}}.
+     * {@code %test.gpupipe.router.queue-urls.<tier>=${local-aws.queue-url.<tier>}}.
      */
     public Map<String, String> quarkusConfig() {
         Map<String, String> config = new LinkedHashMap<>();

@@ -43,12 +43,11 @@ public record LocalAwsOptions(String host, String advertisedHost, int sqsPort, i
                 visibilitySeconds);
     }
 
-    /** The small and large tiers' visibility timeouts; every other tier gets {@code largeSeconds} too. */
-    public LocalAwsOptions withVisibilityTimeouts(int smallSeconds, int largeSeconds) {
-        Map<Tier, Integer> seconds = new LinkedHashMap<>();
-        tiers.names().forEach(t -> seconds.put(t, largeSeconds));
-        seconds.put(Tier.of("small"), smallSeconds);
-        return withVisibilityTimeouts(seconds);
+    /** The same visibility timeout for every tier's queue. */
+    public LocalAwsOptions withVisibilityTimeouts(int seconds) {
+        Map<Tier, Integer> each = new LinkedHashMap<>();
+        tiers.names().forEach(t -> each.put(t, seconds));
+        return withVisibilityTimeouts(each);
     }
 
     /** Visibility timeouts per tier; tiers not named keep the catalogue's. */

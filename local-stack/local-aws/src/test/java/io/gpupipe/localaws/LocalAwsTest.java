@@ -23,7 +23,7 @@ class LocalAwsTest {
 
     @BeforeAll
     static void start() {
-        aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(1, 1).withMaxReceiveCount(2));
+        aws = LocalAws.start(LocalAwsOptions.defaults().withVisibilityTimeouts(1).withMaxReceiveCount(2));
         aws.onObjectCreated((bucket, key, size, eTag) -> created.add(bucket + "/" + key + ":" + size));
     }
 
@@ -92,7 +92,7 @@ class LocalAwsTest {
     @Test
     void receive_shouldMoveMessageToDlq_afterMaxReceiveCount() throws InterruptedException {
         try (SqsClient sqs = aws.newSqsClient()) {
-            String small = aws.queueUrl(LocalAws.SMALL_QUEUE);
+            String small = aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE);
             sqs.sendMessage(b -> b.queueUrl(small).messageBody("poison"));
             for (int i = 0; i < 2; i++) {
                 List<Message> got = sqs.receiveMessage(b -> b.queueUrl(small).waitTimeSeconds(3)

@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Reads a classifier model's answer: exactly one of the text tiers' names (from the tier catalogue: SMALL or LARGE
- * as deployed), any case, punctuation ignored.
+ * Reads a classifier model's answer: exactly one of the text tiers' names (from the tier catalogue), any case,
+ * punctuation ignored.
  */
 public final class ClassifierAnswer {
     private ClassifierAnswer() {

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.function.ToLongBiFunction;
 
 /**
@@ -28,6 +29,7 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
     private static final int RETRIES = 2;
 
     private final FunctionInvoker notifier;
+    private final Predicate<String> keyFilter;
     private final ToLongBiFunction<String, String> sizeLookup;
     private final Console console;
     private final Duration retryDelay;
@@ -43,7 +45,14 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
     /** {@code sizeLookup} answers an object's size when the put did not say it. */
     public S3EventDelivery(FunctionInvoker notifier, ToLongBiFunction<String, String> sizeLookup, Console console,
                            Duration retryDelay) {
+        this(notifier, S3EventDelivery::matchesFilter, sizeLookup, console, retryDelay);
+    }
+
+    /** Delivers the objects whose keys {@code keyFilter} passes (the template's notification filters). */
+    public S3EventDelivery(FunctionInvoker notifier, Predicate<String> keyFilter,
+                           ToLongBiFunction<String, String> sizeLookup, Console console, Duration retryDelay) {
         this.notifier = notifier;
+        this.keyFilter = keyFilter;
         this.sizeLookup = sizeLookup;
         this.console = console;
         this.retryDelay = retryDelay;
@@ -60,7 +69,7 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
 
     @Override
     public void objectCreated(String bucket, String key, long size, String eTag) {
-        if (!matchesFilter(key)) {
+        if (!keyFilter.test(key)) {
             return;
         }
         String sequencer = String.format(Locale.ROOT, "%016X", sequence.incrementAndGet());

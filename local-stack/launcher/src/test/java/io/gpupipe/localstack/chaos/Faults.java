@@ -27,6 +27,15 @@ public final class Faults {
     /** The tier queues' visibility timeouts in the soak: short, so that a lapse is quick to provoke. */
     public static final int SMALL_VISIBILITY_SECONDS = 8;
     public static final int LARGE_VISIBILITY_SECONDS = 12;
+
+    /** Those timeouts by tier of the bundled catalogue: the default text tier's, and the longer one for the rest. */
+    public static java.util.Map<io.gpupipe.model.Tier, Integer> visibilityTimeouts() {
+        io.gpupipe.model.TierCatalogue tiers = io.gpupipe.model.TierCatalogue.bundled();
+        java.util.Map<io.gpupipe.model.Tier, Integer> seconds = new java.util.LinkedHashMap<>();
+        tiers.names().forEach(t -> seconds.put(t, LARGE_VISIBILITY_SECONDS));
+        seconds.put(tiers.defaultTier(io.gpupipe.model.Task.GENERATE), SMALL_VISIBILITY_SECONDS);
+        return seconds;
+    }
     /** How many of a scenario's first jobs are slow (visibility-lapse and all-together). */
     public static final int SLOW_JOBS = 8;
     /** When the workers' SQS is cut in the visibility-lapse scenario (the slow jobs are running by then). */
