@@ -12,7 +12,7 @@ import java.util.Map;
  * The GPU side of each catalogue tier ({@code shared-model tiers.json}): the catalogue gives queue, GPUs, instance
  * and scaling figures; this class adds the model each tier serves. Text: Qwen2.5-7B-Instruct (AWQ) on one
  * L40S-class GPU and Qwen2.5-72B-Instruct (AWQ) on eight, in place of seed 001's TheBloke Mistral-7B / Llama-2-70B
- * AWQ repositories, for which no commit could be found to pin (README, "Model versions"); speech: seed 000's
+ * AWQ repositories, for which no commit could be found to pin (docs/contracts.md, "Models"); speech: seed 000's
  * Qwen3-TTS 1.7B on one >= 20 GB GPU. GPU memory minima of the text tiers are 44 GiB, below the 48 GB nominal
  * size, because EC2 reports an L40S as about 45,000 MiB. The model repositories are native-build/models/*.env's
  * MODEL_REPO; their commits come from the same files through the {@code <tier>ModelRevision} context (no default:
