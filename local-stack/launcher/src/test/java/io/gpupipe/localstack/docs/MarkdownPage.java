@@ -168,7 +168,7 @@ public record MarkdownPage(Path file, String name, List<String> lines, Node docu
 
     /** The lines of a shell snippet, with backslash-continued lines joined into one. */
     static List<String> joinedLines(String literal) {
-        return List.of(literal.replaceAll("\\\\\\r?\\n\\s*", " ").split("\\r?\\n"));
+        return List.of(literal.replaceAll("[ \\t]*\\\\\\r?\\n\\s*", " ").split("\\r?\\n"));
     }
 
     private static String text(Node node) {

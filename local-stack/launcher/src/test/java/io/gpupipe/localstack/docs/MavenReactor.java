@@ -18,13 +18,14 @@ import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
 
 /**
- * The build as the root pom declares it: its modules (path, artifactId, profiles, test classes) and its own profiles,
- * and what a {@code ./mvnw} command names that the build does not have.
+ * The build as the root pom declares it: its modules (path, artifactId, profiles, test classes, the modules they depend
+ * on) and its own profiles, and what a {@code ./mvnw} command names that the build does not have.
  */
 public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
 
-    /** One module of the root pom. */
-    public record Module(String path, String artifactId, Set<String> profiles, Set<String> testClasses) {
+    /** One module of the root pom; {@code dependsOnModules}: whether it depends on other modules of the build. */
+    public record Module(String path, String artifactId, Set<String> profiles, Set<String> testClasses,
+                         boolean dependsOnModules) {
         boolean isNamedBy(String project) {
             return path.equals(project) || project.equals(":" + artifactId) || project.endsWith(":" + artifactId);
         }
@@ -32,11 +33,17 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
 
     public static MavenReactor read(Path root) {
         Pom rootPom = Pom.read(root.resolve("pom.xml"));
+        List<Pom> poms = rootPom.modules().stream().map(path -> Pom.read(root.resolve(path).resolve("pom.xml")))
+                .toList();
+        // modules inherit the root's groupId
+        Set<String> coordinates = poms.stream().map(pom -> rootPom.groupId() + ":" + pom.artifactId())
+                .collect(Collectors.toSet());
         List<Module> modules = new ArrayList<>();
-        for (String path : rootPom.modules()) {
-            Path dir = root.resolve(path);
-            Pom pom = Pom.read(dir.resolve("pom.xml"));
-            modules.add(new Module(path, pom.artifactId(), pom.profiles(), testClasses(dir)));
+        for (int i = 0; i < poms.size(); i++) {
+            Pom pom = poms.get(i);
+            String path = rootPom.modules().get(i);
+            modules.add(new Module(path, pom.artifactId(), pom.profiles(), testClasses(root.resolve(path)),
+                    pom.dependencies().stream().anyMatch(coordinates::contains)));
         }
         return new MavenReactor(List.copyOf(modules), rootPom.profiles());
     }
@@ -52,6 +59,10 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
                     () -> problems.add("-pl " + project + " is no module of the root pom; modules: "
                             + modules.stream().map(Module::path).toList()));
         }
+        // the build is never installed into the local repository: without -am a fresh clone cannot resolve them
+        selected.stream().filter(Module::dependsOnModules).filter(m -> !args.alsoMake()).forEach(m -> problems.add(
+                "-pl " + m.path() + " without -am: its sibling modules are not built, and not in ~/.m2 on a fresh "
+                        + "clone"));
         List<Module> profileScope = args.projects().isEmpty() ? modules : selected;
         for (String profile : args.profiles()) {
             String id = profile.replaceFirst("^[!?]+", "");
@@ -132,8 +143,9 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
         }
     }
 
-    /** The parts of a pom read here: artifactId, modules, profile ids. */
-    record Pom(String artifactId, List<String> modules, Set<String> profiles) {
+    /** The parts of a pom read here: groupId, artifactId, modules, profile ids, dependencies (groupId:artifactId). */
+    record Pom(String groupId, String artifactId, List<String> modules, Set<String> profiles,
+               Set<String> dependencies) {
         static Pom read(Path file) {
             try {
                 DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -141,14 +153,19 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
                 Element project = factory.newDocumentBuilder().parse(file.toFile()).getDocumentElement();
                 List<String> modules = new ArrayList<>();
                 Set<String> profiles = new TreeSet<>();
+                Set<String> dependencies = new TreeSet<>();
                 for (Element child : children(project)) {
                     if (child.getTagName().equals("modules")) {
                         children(child).forEach(m -> modules.add(m.getTextContent().strip()));
                     } else if (child.getTagName().equals("profiles")) {
                         children(child).forEach(p -> profiles.add(childText(p, "id")));
+                    } else if (child.getTagName().equals("dependencies")) {
+                        children(child).forEach(d -> dependencies.add(childText(d, "groupId") + ":"
+                                + childText(d, "artifactId")));
                     }
                 }
-                return new Pom(childText(project, "artifactId"), modules, profiles);
+                return new Pom(childText(project, "groupId"), childText(project, "artifactId"), modules, profiles,
+                        dependencies);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (ParserConfigurationException | SAXException e) {
