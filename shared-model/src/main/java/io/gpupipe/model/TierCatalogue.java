@@ -21,9 +21,9 @@ import java.util.Set;
 
 /**
  * The one list of tiers ({@code io/gpupipe/model/tiers.json} in this jar): the router, worker, scaling metric,
- * local stack, CDK app and the SAM template's drift test all read it. Adding a tier is an entry here (see README
- * "Adding a tier"). Besides the tiers it holds the routing defaults: which tier each task goes to when a request
- * names none, and seed 001's escalation tier for long or large text jobs.
+ * local stack, CDK app and the SAM template's drift test all read it. Adding a tier is an entry here (see
+ * docs/architecture.md, "Tiers"). Besides the tiers it holds the routing defaults: which tier each task goes to when
+ * a request names none, and seed 001's escalation tier for long or large text jobs.
  */
 public final class TierCatalogue {
     /** The bundled catalogue's classpath resource. */

@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  *                                     result)
  * @param largeSlowdown                how much slower the large model generates (70B on 8 GPUs vs 7B on 1; assumption)
  * @param batchEfficiency              what each extra concurrent request adds with continuous batching: window 16 gave
- *                                     14.2× the one-at-a-time worker (README/issue 13 worker benchmark), (14.2−1)/15
+ *                                     14.2× the one-at-a-time worker (docs/benchmarks.md), (14.2−1)/15
  * @param maxBatchSpeedup              saturation of continuous batching: the stand-in saturated at 33.9 jobs/s vs
  *                                     2.12 one at a time (30.1 / 14.2) = 16×
  * @param ourWindow                    requests a gpupipe worker keeps running at once: the 16 server slots it keeps
@@ -59,10 +59,10 @@ import java.util.stream.Collectors;
  * @param seed000IdleMinutes           seed 000: "empty for 5 consecutive minutes" → 0
  * @param ttlSeconds                   a job not served within this counts as late (the router's ttlSeconds; 1 h
  *                                     here)
- * @param cacheHitRate                 share of arrivals the router answers from the result cache (issue 12): they
+ * @param cacheHitRate                 share of arrivals the router answers from the result cache: they
  *                                     never reach a queue or a GPU; 0 by default, e.g. {@code --set cacheHitRate=0.3}
  * @param cacheHitSeconds              submit → result of a cache hit: the router's marker write, entry read and
- *                                     result write (the local stack measured tens of ms; README, benchmarks)
+ *                                     result write (the local stack measured tens of ms; docs/benchmarks.md)
  */
 public record Platform(
         double metricPeriodSeconds,

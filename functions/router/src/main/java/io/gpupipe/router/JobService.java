@@ -62,7 +62,7 @@ public final class JobService {
     /**
      * Validates, routes and submits. Every 2xx answer is backed by a message this call sent, a result this call
      * stored (a cache hit), or a marker a worker or the client has moved on from, so an accepted job is never left
-     * reading {@code queued} with no queue holding it: see README, "Job lifecycle".
+     * reading {@code queued} with no queue holding it: see docs/architecture.md, "Job lifecycle".
      */
     public SubmitOutcome submit(String body) {
         JobRequestParser.Outcome parsed = parser.parse(body, JobRequestParser.Source.API);

@@ -26,8 +26,8 @@ import org.jboss.logging.Logger;
  * How a routed job is submitted, for the router (one job) and the batch function (a chunk): write the queued marker
  * create-only, send, and take the marker back if the send failed; a requestId whose marker exists is a resubmission
  * (enqueued again only while it is still queued with no result, after a rewrite conditional on the ETag read). So
- * every accepted job is backed by a message this call sent, or by a marker that moved on: see README, "Job
- * lifecycle". A chunk's markers are written concurrently and its new jobs sent in batches of SendMessageBatch.
+ * every accepted job is backed by a message this call sent, or by a marker that moved on: see docs/architecture.md,
+ * "Job lifecycle". A chunk's markers are written concurrently and its new jobs sent in batches of SendMessageBatch.
  */
 public final class JobSubmitter {
     public static final int SUBMIT_ATTEMPTS = 3;

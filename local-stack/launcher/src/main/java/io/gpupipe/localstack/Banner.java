@@ -52,9 +52,9 @@ public final class Banner {
                 + "\"maxTokens\":64}'"));
         examples.add(new Example("the speech job's status (and result once done)", curl + api + "/v1/jobs/"
                 + ids.speech()));
-        // seed 000 style: straight onto the speech tier's queue (a tier's worker refuses tasks its tier does not serve)
+        // straight onto the speech tier's queue, without the API (a worker refuses tasks its tier does not serve)
         Tier speech = aws.tiers().defaultTier(Task.SPEECH);
-        examples.add(new Example("a job sent straight to the " + speech + " queue (seed 000 style)", AWS_ENV
+        examples.add(new Example("a job sent straight to the " + speech + " queue, without the API", AWS_ENV
                 + " aws --endpoint-url " + sqs + " sqs send-message --queue-url "
                 + aws.queueUrl(speech) + " --message-body '{\"requestId\":\"" + ids.direct()
                 + "\",\"task\":\"speech\",\"prompt\":\"Sent straight to the " + speech + " queue.\"}'"));

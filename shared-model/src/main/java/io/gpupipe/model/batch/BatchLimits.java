@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * The limits of a batch, defined once. OpenAI's Batch API takes up to 50,000 requests and 200 MB per input file
  * (OpenAI API reference, "Create batch": input_file_id); we take up to {@value #MAX_LINES} lines, so that one file can
- * hold the 100,000-job batches issue 12 asks for, and keep the 200 MB file limit.
+ * hold a 100,000-job batch, and keep the 200 MB file limit.
  */
 public final class BatchLimits {
     /** Most non-blank lines in one input file. */

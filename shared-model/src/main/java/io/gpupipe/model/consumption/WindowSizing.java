@@ -4,7 +4,7 @@ package io.gpupipe.model.consumption;
  * How many jobs a worker holds for a model server that runs {@code serverSlots} sequences at once (vLLM's
  * {@code --max-num-seqs}). Each job also spends time outside the server: its marker claim before the model call, its
  * result write and the queue hand-off after it. A window of exactly {@code serverSlots} leaves a slot idle for that
- * time (measured: 0.84x of the server's saturated throughput at 16 slots, README "Benchmarks"), so the worker keeps
+ * time (measured: 0.84x of the server's saturated throughput at 16 slots, docs/benchmarks.md), so the worker keeps
  * {@link #headroom} more jobs waiting inside the server on purpose, and the adaptive window ({@link AdaptiveWindow})
  * treats that many waiting requests as the worker's own, not as a server falling behind.
  */

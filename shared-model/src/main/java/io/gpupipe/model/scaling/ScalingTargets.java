@@ -10,7 +10,7 @@ public record ScalingTargets(double backlogPerTask, double gpuUtilizationPercent
      * Default waiting jobs per task: 50, not seed 001's 5. Seed 001's workers take one job at a time; ours batch up to
      * 16 (14.2× the one-at-a-time throughput in the worker benchmark), so one task clears 50 queued jobs in well
      * under a minute, while another task needs ~7 minutes to start. With 5, the simulator's bursty traces started
-     * 4–5× the GPU-hours for no latency gain (simulator README section).
+     * 4–5× the GPU-hours for no latency gain (docs/simulator.md, "Findings").
      */
     public static final String DEFAULT_BACKLOG_PER_TASK = "50";
 
