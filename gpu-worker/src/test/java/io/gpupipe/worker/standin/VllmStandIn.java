@@ -349,7 +349,7 @@ public final class VllmStandIn implements AutoCloseable {
         response.put("id", "cmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "text_completion")
                 .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
         response.putArray("choices").addObject().put("index", 0).put("text", answer.get().text())
-                .putNull("logprobs").put("finish_reason", answer.get().finishReason());
+                .putNull("logprobs").put("finish_reason", answer.get().finishReason()).putNull("stop_reason");
         json(exchange, 200, answer.get().withUsage(response));
     }
 
@@ -383,9 +383,10 @@ public final class VllmStandIn implements AutoCloseable {
 
     /** A generation's text and counts; empty when the request was answered with an error already. */
     private record Answer(String text, int promptTokens, int generated, String finishReason) {
+        /** vLLM's UsageInfo (engine/protocol.py): prompt_tokens_details is null unless prompt caching reports. */
         ObjectNode withUsage(ObjectNode response) {
             response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
-                    .put("total_tokens", promptTokens + generated);
+                    .put("total_tokens", promptTokens + generated).putNull("prompt_tokens_details");
             return response;
         }
     }

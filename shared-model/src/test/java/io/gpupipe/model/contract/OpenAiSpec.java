@@ -86,7 +86,7 @@ public final class OpenAiSpec {
         }
     }
 
-    /** The component schema of an operation's JSON request body, e.g. {@code /completions} → CreateCompletionRequest. */
+    /** The component schema of an operation's JSON request body ({@code /completions}: CreateCompletionRequest). */
     public String requestSchema(String operationPath) {
         return refName(operation(operationPath).at("/requestBody/content/application~1json/schema/$ref"));
     }
