@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fault injection: HTTP 500 for the next calls, down (connection refused), and slow sequences.
  */
 public final class VllmStandIn implements AutoCloseable {
+    private static final String REQUEST_BYTES = "gpupipe.request-bytes";
     private static final String[] WORDS = {"the", "little", "robot", "found", "a", "bright", "red", "ball", "and",
         "rolled", "it", "across", "green", "hill", "while", "birds", "sang"};
 
@@ -46,11 +47,13 @@ public final class VllmStandIn implements AutoCloseable {
     private final ConcurrentLinkedQueue<JsonNode> chatRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> speechRequests = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Exchange> exchanges = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
     private final AtomicInteger successes = new AtomicInteger();
     private final ConcurrentLinkedQueue<String> generatedPrompts = new ConcurrentLinkedQueue<>();
     private volatile int port;
+    private volatile InetAddress address = InetAddress.getLoopbackAddress();
     private volatile HttpServer server;
     private volatile boolean healthy = true;
     private volatile boolean chatTemplate = true;
@@ -159,6 +162,14 @@ public final class VllmStandIn implements AutoCloseable {
         return standIn;
     }
 
+    /** Listens on {@code host:port}, as {@code vllm serve --host --port} does (the container image's server). */
+    public static VllmStandIn start(Settings settings, InetAddress host, int port) {
+        VllmStandIn standIn = new VllmStandIn(settings, port);
+        standIn.address = host;
+        standIn.listen(port);
+        return standIn;
+    }
+
     public URI url() {
         return URI.create("http://127.0.0.1:" + port);
     }
@@ -225,6 +236,26 @@ public final class VllmStandIn implements AutoCloseable {
                 .reduce((first, second) -> second);
     }
 
+    /**
+     * One HTTP exchange as it went over the wire: the request's method, path, Accept header and body bytes, and the
+     * answer's status, Content-Type and body bytes (what the OpenAI schema tests judge).
+     */
+    public record Exchange(String method, String path, String accept, byte[] request, int status, String contentType,
+                           byte[] response) {
+        public String requestText() {
+            return new String(request, StandardCharsets.UTF_8);
+        }
+
+        public String responseText() {
+            return new String(response, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Every exchange so far, in the order the answers were sent. */
+    public List<Exchange> exchanges() {
+        return List.copyOf(exchanges);
+    }
+
     public int speechWith(String fragment) {
         return (int) speechInputs.stream().filter(p -> p.contains(fragment)).count();
     }
@@ -264,7 +295,7 @@ public final class VllmStandIn implements AutoCloseable {
 
     private void listen(int onPort) {
         try {
-            HttpServer created = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort),
+            HttpServer created = HttpServer.create(new InetSocketAddress(address, onPort),
                     256);
             created.setExecutor(executor);
             created.createContext("/", this::handle);
@@ -278,6 +309,8 @@ public final class VllmStandIn implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            byte[] request = exchange.getRequestBody().readAllBytes();
+            exchange.setAttribute(REQUEST_BYTES, request);
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
             if (settings.apiKey() != null && !("Bearer " + settings.apiKey()).equals(
@@ -290,12 +323,12 @@ public final class VllmStandIn implements AutoCloseable {
             } else if ("GET".equals(method) && "/metrics".equals(path)) {
                 send(exchange, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
             } else if ("POST".equals(method) && "/v1/completions".equals(path)) {
-                completion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
+                completion(exchange, JobJson.mapper().readTree(request));
             } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
-                chatCompletion(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
+                chatCompletion(exchange, JobJson.mapper().readTree(request));
             } else if ("POST".equals(method) && "/v1/audio/speech".equals(path)
                     && !settings.contract().equals(Optional.of(ModelServerContract.TEXT))) {
-                speech(exchange, JobJson.mapper().readTree(exchange.getRequestBody()));
+                speech(exchange, JobJson.mapper().readTree(request));
             } else {
                 // a route the server does not have: FastAPI's own 404, as vLLM answers it (vllm-project/vllm#5082:
                 // "POST /generate HTTP/1.1" 404, {"detail":"Not Found"}); a text server has no /v1/audio/speech
@@ -316,7 +349,7 @@ public final class VllmStandIn implements AutoCloseable {
         response.put("id", "cmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "text_completion")
                 .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
         response.putArray("choices").addObject().put("index", 0).put("text", answer.get().text())
-                .putNull("logprobs").put("finish_reason", answer.get().finishReason());
+                .putNull("logprobs").put("finish_reason", answer.get().finishReason()).putNull("stop_reason");
         json(exchange, 200, answer.get().withUsage(response));
     }
 
@@ -336,21 +369,24 @@ public final class VllmStandIn implements AutoCloseable {
         if (answer.isEmpty()) {
             return;
         }
-        // vLLM's ChatCompletionResponse (chat_completion/protocol.py): choices[].message{role, content}
+        // vLLM's ChatCompletionResponse (chat_completion/protocol.py): choices[].message is its ChatMessage, whose
+        // unset fields are answered as null (tool_calls is dropped when empty); OpenAI requires refusal
         ObjectNode response = JobJson.mapper().createObjectNode();
         response.put("id", "chatcmpl-" + Integer.toHexString(prompt.hashCode())).put("object", "chat.completion")
                 .put("created", System.currentTimeMillis() / 1000).put("model", settings.model());
         ObjectNode choice = response.putArray("choices").addObject().put("index", 0);
-        choice.putObject("message").put("role", "assistant").put("content", answer.get().text());
+        choice.putObject("message").put("role", "assistant").put("content", answer.get().text()).putNull("refusal")
+                .putNull("annotations").putNull("audio").putNull("function_call").putNull("reasoning");
         choice.putNull("logprobs").put("finish_reason", answer.get().finishReason()).putNull("stop_reason");
         json(exchange, 200, answer.get().withUsage(response));
     }
 
     /** A generation's text and counts; empty when the request was answered with an error already. */
     private record Answer(String text, int promptTokens, int generated, String finishReason) {
+        /** vLLM's UsageInfo (engine/protocol.py): prompt_tokens_details is null unless prompt caching reports. */
         ObjectNode withUsage(ObjectNode response) {
             response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", generated)
-                    .put("total_tokens", promptTokens + generated);
+                    .put("total_tokens", promptTokens + generated).putNull("prompt_tokens_details");
             return response;
         }
     }
@@ -491,17 +527,20 @@ public final class VllmStandIn implements AutoCloseable {
      * vLLM's error body: {@code ErrorResponse{error: ErrorInfo{message, type, param, code}}} with {@code code} the
      * HTTP status (vllm/entrypoints/openai/protocol.py; vLLM-Omni answers the same way).
      */
-    private static void error(HttpExchange exchange, int status, String type, String message) throws IOException {
+    private void error(HttpExchange exchange, int status, String type, String message) throws IOException {
         ObjectNode body = JobJson.mapper().createObjectNode();
         body.putObject("error").put("message", message).put("type", type).putNull("param").put("code", status);
         json(exchange, status, body);
     }
 
-    private static void json(HttpExchange exchange, int status, JsonNode body) throws IOException {
+    private void json(HttpExchange exchange, int status, JsonNode body) throws IOException {
         send(exchange, status, "application/json", body.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+    private void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchanges.add(new Exchange(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
+                exchange.getRequestHeaders().getFirst("Accept"), (byte[]) exchange.getAttribute(REQUEST_BYTES), status,
+                type, body));
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         if (body.length > 0) {

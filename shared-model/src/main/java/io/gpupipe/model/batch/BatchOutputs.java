@@ -90,14 +90,15 @@ public final class BatchOutputs {
                 body.put("id", "chatcmpl-" + result.requestId()).put("object", "chat.completion")
                         .put("created", created).put("model", result.model());
                 ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
-                choice.putObject("message").put("role", "assistant").put("content", output.text());
-                choice.put("finish_reason", output.finishReason());
+                // OpenAI's schema requires message.refusal and choice.logprobs (null: none asked for)
+                choice.putObject("message").put("role", "assistant").put("content", output.text()).putNull("refusal");
+                choice.putNull("logprobs").put("finish_reason", output.finishReason());
                 usage(body, output);
             }
             case COMPLETIONS -> {
                 body.put("id", "cmpl-" + result.requestId()).put("object", "text_completion")
                         .put("created", created).put("model", result.model());
-                body.putArray("choices").addObject().put("index", 0).put("text", output.text())
+                body.putArray("choices").addObject().put("index", 0).put("text", output.text()).putNull("logprobs")
                         .put("finish_reason", output.finishReason());
                 usage(body, output);
             }
