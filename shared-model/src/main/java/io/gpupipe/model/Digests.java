@@ -1,5 +1,6 @@
 package io.gpupipe.model;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +13,15 @@ public final class Digests {
     private Digests() {
     }
 
-    /** SHA-256 (hex) of the text's UTF-8 bytes. */
+    /**
+     * SHA-256 (hex) of the text's UTF-8 bytes. A valid job may carry unpaired surrogates (they travel as JSON escapes),
+     * which {@code String.getBytes(UTF_8)} would replace with {@code '?'}, giving two different texts one digest; they
+     * are encoded as their own three bytes instead (WTF-8), so the digest tells every string apart while well-formed
+     * text keeps its plain UTF-8 digest.
+     */
     public static String sha256Hex(String text) {
-        return HexFormat.of().formatHex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of().formatHex(sha256().digest(isWellFormed(text)
+                ? text.getBytes(StandardCharsets.UTF_8) : wtf8(text)));
     }
 
     /** SHA-256 (hex) of everything {@code in} holds (read to its end, not closed). */
@@ -25,6 +32,41 @@ public final class Digests {
             digest.update(buffer, 0, n);
         }
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static boolean isWellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** UTF-8's algorithm applied to every code point, an unpaired surrogate included (WTF-8). */
+    private static byte[] wtf8(String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() + 16);
+        text.codePoints().forEach(cp -> {
+            if (cp < 0x80) {
+                out.write(cp);
+            } else if (cp < 0x800) {
+                out.write(0xC0 | cp >> 6);
+                out.write(0x80 | cp & 0x3F);
+            } else if (cp < 0x10000) {
+                out.write(0xE0 | cp >> 12);
+                out.write(0x80 | cp >> 6 & 0x3F);
+                out.write(0x80 | cp & 0x3F);
+            } else {
+                out.write(0xF0 | cp >> 18);
+                out.write(0x80 | cp >> 12 & 0x3F);
+                out.write(0x80 | cp >> 6 & 0x3F);
+                out.write(0x80 | cp & 0x3F);
+            }
+        });
+        return out.toByteArray();
     }
 
     private static MessageDigest sha256() {
