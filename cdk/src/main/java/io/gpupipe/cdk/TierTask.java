@@ -4,6 +4,7 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.observability.TracingSettings;
+import io.gpupipe.model.serving.ModelServerHealthCheck;
 import io.gpupipe.model.serving.VllmServeCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,12 +37,6 @@ import software.constructs.Construct;
  * bucket prefixes the worker uses (jobs/ markers, results/ documents and audio, cache/ entries).
  */
 public class TierTask extends Construct {
-    /** ECS caps a container health check's start period at 300 s; the rest of a long load is covered by retries. */
-    static final long MAX_START_PERIOD_SECONDS = 300;
-    static final long MAX_INTERVAL_SECONDS = 300;
-    static final long MAX_RETRIES = 10;
-    /** The longest model load a container health check can tolerate: 300 s + 10 retries × 300 s. */
-    static final long MAX_MODEL_LOAD_SECONDS = MAX_START_PERIOD_SECONDS + MAX_RETRIES * MAX_INTERVAL_SECONDS;
     static final int MODEL_SERVER_PORT = 8000;
     static final int WORKER_MEMORY_MIB = 1024;
 
@@ -130,28 +125,17 @@ public class TierTask extends Construct {
                 spec.model().maxConcurrentSequences(), spec.gpuShare().devices(), "127.0.0.1", MODEL_SERVER_PORT);
     }
 
-    /**
-     * Start period up to ECS's 300 s cap, then an interval (ECS: at most 300 s) and retries (at most 10) whose
-     * product covers the rest of {@code modelLoadGrace}.
-     */
+    /** The shared-model rule ({@link ModelServerHealthCheck}): tolerates the tier's whole planned model load. */
     static HealthCheck modelServerHealthCheck(TierSpec spec) {
-        long grace = spec.modelLoadGrace().toSeconds();
-        long startPeriod = Math.min(grace, MAX_START_PERIOD_SECONDS);
-        long remaining = grace - startPeriod;
-        long interval = Math.max(30, Math.min(MAX_INTERVAL_SECONDS, ceilDiv(remaining, MAX_RETRIES)));
-        long retries = Math.max(3, Math.min(MAX_RETRIES, ceilDiv(remaining, interval)));
+        ModelServerHealthCheck check = ModelServerHealthCheck.tolerating(spec.modelLoadGrace());
         return HealthCheck.builder()
                 .command(List.of("CMD-SHELL", "python3 -c \"import urllib.request; urllib.request.urlopen("
                         + "'http://127.0.0.1:" + MODEL_SERVER_PORT + "/health', timeout=4)\" || exit 1"))
-                .interval(Duration.seconds(interval))
+                .interval(Duration.seconds(check.interval().toSeconds()))
                 .timeout(Duration.seconds(5))
-                .retries(retries)
-                .startPeriod(Duration.seconds(startPeriod))
+                .retries(check.retries())
+                .startPeriod(Duration.seconds(check.startPeriod().toSeconds()))
                 .build();
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
     }
 
     /**
