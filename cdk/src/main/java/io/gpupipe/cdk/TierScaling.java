@@ -24,7 +24,7 @@ import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.ApplicationScalingAction;
-import software.amazon.awscdk.services.ecs.FargateService;
+import software.amazon.awscdk.services.ecs.BaseService;
 import software.constructs.Construct;
 
 /**
@@ -55,7 +55,7 @@ public class TierScaling extends Construct {
     private final ScalingLadder ladder;
 
     public TierScaling(Construct scope, String id, TierSpec spec, SamExports sam, String clusterName,
-                       FargateService service) {
+                       BaseService service) {
         super(scope, id);
         String tier = spec.tier().wireName();
         ladder = ScalingLadder.of(spec.maxScaleOutStep(), spec.scaleInAfter(), idleToZero());
