@@ -43,10 +43,10 @@ import java.util.stream.Collectors;
  *                                     Lambda Invoke (answered 202 at once), a cold start of the Quarkus JVM scaling
  *                                     function (p50 3.3 s, k-i-soft.ch "Lambda cold start benchmark", Quarkus on Java
  *                                     25, 1 GB), GetQueueAttributes, DescribeServices, UpdateService
- * @param wakeHoldSeconds              how long the wake holds the scalable target's minimum at the count it set: until
- *                                     the to-zero alarm, in ALARM for the whole idle period and re-invoking its
- *                                     action every minute, has evaluated a period with the job sent (two periods and
- *                                     one more: 180 s); then a scheduled action restores the minimum
+ * @param wakeHoldSeconds              how long the to-zero alarm cannot undo a wake: in ALARM through the idle period it
+ *                                     re-invokes its "set 0" every minute, so the wake switches its actions off and a
+ *                                     scheduled run switches them on once the alarm is OK, i.e. has evaluated a period
+ *                                     with the job sent: two 1-minute periods and up to one run, 180 s
  * @param warmStartSeconds             a stopped warm-pool instance until ECS can place the task: warm pool instances
  *                                     "can be launched to serve traffic in as low as 30 seconds" (AWS, EC2 Auto
  *                                     Scaling warm pools launch; InfoQ 2021-05); doubled for a GPU AMI's driver and ECS
@@ -162,8 +162,11 @@ public record Platform(
                 TierFigures.bundled(TierCatalogue.bundled()));
     }
 
-    /** The gpu-worker's start, measured here (docs/cold-start.md, "Measured here"). */
-    static final double WORKER_START_SECONDS = 8;
+    /**
+     * The gpu-worker JVM until Quarkus reports it started, measured here: 2.7-3.1 CPU-seconds (java -jar
+     * quarkus-run.jar; 11-19 s wall at load average 35 on 2 shared cores), 5 s on an instance's idle vCPUs.
+     */
+    static final double WORKER_START_SECONDS = 5;
 
     /** The figures of {@code tier}; fails naming the file when the simulator has none for it. */
     public TierFigures tier(Tier tier) {

@@ -4,6 +4,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.EcsStandIn;
+import io.gpupipe.localaws.standin.LambdaStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
@@ -24,6 +25,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +66,7 @@ public final class LocalStack implements AutoCloseable {
     private SnsStandIn sns;
     private EcsStandIn ecs;
     private CloudWatchStandIn cloudWatch;
+    private LambdaStandIn lambda;
     private LambdaFunction router;
     private LambdaFunction notifier;
     private LambdaFunction scalingMetric;
@@ -134,10 +137,14 @@ public final class LocalStack implements AutoCloseable {
             console.info("every component appends its spans to " + options.traceFile());
         }
 
+        Optional<Path> scalingZip = packages.functionZip("scaling-metric");
+        if (scalingZip.isPresent()) {
+            lambda = startLambda();
+        }
         step("starting the router function from " + packages.repo().relativize(routerZip));
         router = startFunction(new LambdaFunction.Spec("router", 1024, Duration.ofSeconds(15),
                 overrides.apply("router", env.router(ComponentEnvironment.modelVersions(aws.tiers(),
-                        options.backend(), textModel))))
+                        options.backend(), textModel), lambda == null ? null : lambda.endpoint())))
                 .withConcurrency(options.routerConcurrency()), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
@@ -149,7 +156,6 @@ public final class LocalStack implements AutoCloseable {
             notes.add("result notifier: not built (functions/result-notifier/target/function.zip), so no S3 event "
                     + "delivery");
         }
-        Optional<Path> scalingZip = packages.functionZip("scaling-metric");
         if (scalingZip.isPresent()) {
             startControlPlane();
             step("starting the scaling-metric function");
@@ -195,6 +201,7 @@ public final class LocalStack implements AutoCloseable {
         }
         if (scalingMetric != null) {
             scalingMetric.awaitReady(FUNCTION_START_LIMIT);
+            lambda.register(ComponentEnvironment.SCALING_FUNCTION, this::wake);
         }
         if (deadLetter != null) {
             deadLetter.awaitReady(FUNCTION_START_LIMIT);
@@ -205,7 +212,7 @@ public final class LocalStack implements AutoCloseable {
             // one step per invocation, as the template's BatchSize: 1
             batchEvents = SqsEventSource.start("batch-events", batch, aws, LocalAws.BATCH_QUEUE, console, 1);
         }
-        for (WorkerProcess worker : workers().values()) {
+        for (WorkerProcess worker : overrides.awaitWorkers() ? workers().values() : List.<WorkerProcess>of()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (/q/health/ready)");
             worker.awaitReady(WORKER_START_LIMIT, PROGRESS_EVERY, console);
         }
@@ -226,6 +233,25 @@ public final class LocalStack implements AutoCloseable {
             cloudWatch = LocalStandIns.cloudWatch(console);
         } catch (IOException e) {
             throw new StartupException("cannot start the local ECS/CloudWatch stand-in: " + e.getMessage(), e);
+        }
+    }
+
+    private LambdaStandIn startLambda() {
+        try {
+            return LocalStandIns.lambda();
+        } catch (IOException e) {
+            throw new StartupException("cannot start the local Lambda stand-in: " + e.getMessage(), e);
+        }
+    }
+
+    /** The router's asynchronous wake reaches the scaling function as Lambda would deliver it. */
+    private void wake(byte[] event) {
+        try {
+            LambdaFunction.Invocation result = scalingMetric.invoke(event);
+            console.component("lambda", "scaling-metric <- " + new String(event, StandardCharsets.UTF_8)
+                    + (result.ok() ? "" : " failed: " + new String(result.payload(), StandardCharsets.UTF_8)));
+        } catch (IOException | RuntimeException e) {
+            console.component("lambda", "cannot invoke the scaling-metric function: " + e.getMessage());
         }
     }
 
@@ -352,6 +378,11 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(cloudWatch);
     }
 
+    /** The Lambda stand-in the router's wakes go through (when the scaling function is built). */
+    public Optional<LambdaStandIn> lambda() {
+        return Optional.ofNullable(lambda);
+    }
+
     public Optional<SnsStandIn> sns() {
         return Optional.ofNullable(sns);
     }
@@ -424,6 +455,9 @@ public final class LocalStack implements AutoCloseable {
         }
         if (ecs != null) {
             ecs.close();
+        }
+        if (lambda != null) {
+            lambda.close();
         }
         if (cloudWatch != null) {
             cloudWatch.close();

@@ -22,12 +22,6 @@ public record TierWake(Tier tier, Instant at) {
     public static final String SOURCE = "gpupipe.router";
     public static final String DETAIL_TYPE = "Tier Wake";
     /**
-     * How long a wake holds the scalable target's minimum at the tasks it set: the to-zero alarm has been in ALARM
-     * through the idle period and re-invokes its action every minute until it evaluates a period with the job sent
-     * (two 1-minute periods and one more). Then a scheduled action restores the minimum.
-     */
-    public static final Duration HOLD = Duration.ofMinutes(3);
-    /**
      * How long after its last send a router environment still assumes the tier awake: the to-zero alarm needs this
      * many idle minutes (ScalingLadder.DEFAULT_IDLE_TO_ZERO), so a tier that got a job more recently is not at zero.
      */
@@ -36,6 +30,15 @@ public record TierWake(Tier tier, Instant at) {
     public TierWake {
         Objects.requireNonNull(tier, "tier");
         Objects.requireNonNull(at, "at");
+    }
+
+    /**
+     * The name of a tier's to-zero alarm, after its service: the wake disables its actions before it raises the
+     * desired count (the alarm has been in ALARM through the idle period and re-invokes its action every minute), and
+     * a scheduled run enables them again once the alarm is OK, i.e. has evaluated a period with the job sent.
+     */
+    public static String toZeroAlarmName(String serviceName) {
+        return Objects.requireNonNull(serviceName, "serviceName") + "-to-zero";
     }
 
     /** The event the router sends. */
