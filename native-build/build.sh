@@ -78,15 +78,8 @@ for tier in "${models[@]}"; do
     load_model "$tier"
 done
 
-engine="${CONTAINER_ENGINE:-}"
-if [[ -z "$engine" ]]; then
-    for candidate in docker podman; do
-        if command -v "$candidate" >/dev/null 2>&1 && "$candidate" info >/dev/null 2>&1; then
-            engine="$candidate"
-            break
-        fi
-    done
-fi
+# shellcheck source=native-build/container-engine.sh
+source "$root/native-build/container-engine.sh"
 if [[ -z "$engine" ]]; then
     cat >&2 <<'MSG'
 build.sh: no working container engine (Docker or Podman). Native builds run in the Mandrel builder container and

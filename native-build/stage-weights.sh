@@ -41,15 +41,8 @@ if aws s3api head-object --bucket "$bucket" --key "$prefix$MANIFEST" >/dev/null 
     exit 0
 fi
 
-engine="${CONTAINER_ENGINE:-}"
-if [[ -z "$engine" ]]; then
-    for candidate in docker podman; do
-        if command -v "$candidate" >/dev/null 2>&1 && "$candidate" info >/dev/null 2>&1; then
-            engine="$candidate"
-            break
-        fi
-    done
-fi
+# shellcheck source=native-build/container-engine.sh
+source "$root/native-build/container-engine.sh"
 if [[ -z "$engine" ]]; then
     echo "stage-weights.sh: no working container engine (Docker or Podman): the download runs in $VLLM_IMAGE" >&2
     exit 3

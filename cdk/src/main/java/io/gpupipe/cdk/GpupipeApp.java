@@ -18,8 +18,12 @@ import software.amazon.awscdk.Tags;
  * the 40-hex commits of native-build/models/*.env), {@code resultsKmsKeyArn}
  * (when the bucket uses SSE-KMS), {@code smallWarmWindow}/{@code largeWarmWindow} (e.g. "MON-FRI 08:00-18:00
  * Europe/Berlin 1", see {@link TierScaling}), {@code smallSpot}/{@code largeSpot} (true: tasks after the first on
- * Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5). Task ceilings are the SAM stack's
- * {@code <Tier>MaxTasks} parameters. The tiers are shared-model's tier catalogue ({@link Tiers}).
+ * Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5), and the cold-start levers
+ * (docs/cold-start.md): {@code <tier>Weights} ({@code image} or {@code s3}, with {@code modelWeightsBucket}; see
+ * {@link ModelWeights}), {@code <tier>FastReadiness} (true: the worker starts with its model server, see
+ * {@link TierTask}), {@code <tier>WarmPool} (true: an EC2 Auto Scaling group with a warm pool, with
+ * {@code <tier>InstanceType} and optionally {@code <tier>WarmPoolSize}; see {@link WarmPoolCapacity}). Task ceilings
+ * are the SAM stack's {@code <Tier>MaxTasks} parameters. The tiers are shared-model's tier catalogue ({@link Tiers}).
  */
 public final class GpupipeApp {
     private GpupipeApp() {
