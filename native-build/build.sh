@@ -6,12 +6,15 @@
 #   native-build/build.sh --worker native      # + the gpu-worker image, native executable
 #   native-build/build.sh --worker jvm         # + the gpu-worker image, JVM (fast-jar)
 #   native-build/build.sh --model small        # + the small tier's model-server image (weights baked in)
+#   native-build/build.sh --model large --weights s3   # + its image without weights (tag <IMAGE_TAG>-lean); stage
+#                                              # the weights with native-build/stage-weights.sh large <bucket>
 #   native-build/build.sh --no-functions --worker jvm --push 123456789012.dkr.ecr.us-east-1.amazonaws.com
 #
 # Output (what sam build / sam deploy and the CDK app use):
 #   functions/<name>/target/function.zip   native: contains `bootstrap` (sam-template.yaml, FunctionPackage=native)
 #   image gpupipe/gpu-worker:<tag>         push to the RegistryStack's WorkerRepositoryUri, CDK -c workerImageTag
 #   image gpupipe/model-server:<tier tag>  push to ModelServerRepositoryUri, CDK -c <tier>ModelImageTag
+#   image gpupipe/model-server:<tier tag>-lean  (--weights s3) CDK -c <tier>Weights=s3
 #
 # The ECR repositories keep tags immutable, so --push skips an image whose tag the repository already holds (a
 # re-run of a deployment pushes nothing twice; a model image with an existing tag is not even rebuilt). Tags must
@@ -32,14 +35,16 @@ build_functions=true
 worker=""
 models=()
 push=""
+weights=image
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --no-functions) build_functions=false ;;
         --worker) worker="$2"; shift ;;
         --model) models+=("$2"); shift ;;
         --push) push="$2"; shift ;;
+        --weights) weights="$2"; shift ;;
         --tag) TAG="$2"; shift ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "build.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -62,19 +67,19 @@ load_model() {
     fi
 }
 
+case "$weights" in
+    image) lean_suffix=""; target=() ;;
+    # the image without weights (Dockerfile target lean); the tag must differ from the baked one (immutable tags)
+    s3) lean_suffix="-lean"; target=(--target lean) ;;
+    *) echo "build.sh: --weights takes image or s3, got '$weights'" >&2; exit 2 ;;
+esac
+
 for tier in "${models[@]}"; do
     load_model "$tier"
 done
 
-engine="${CONTAINER_ENGINE:-}"
-if [[ -z "$engine" ]]; then
-    for candidate in docker podman; do
-        if command -v "$candidate" >/dev/null 2>&1 && "$candidate" info >/dev/null 2>&1; then
-            engine="$candidate"
-            break
-        fi
-    done
-fi
+# shellcheck source=native-build/container-engine.sh
+source "$root/native-build/container-engine.sh"
 if [[ -z "$engine" ]]; then
     cat >&2 <<'MSG'
 build.sh: no working container engine (Docker or Podman). Native builds run in the Mandrel builder container and
@@ -123,11 +128,12 @@ esac
 pushed_models=()
 for tier in "${models[@]}"; do
     load_model "$tier"
+    IMAGE_TAG="$IMAGE_TAG$lean_suffix"
     if image_exists "${MODEL_REPOSITORY:-}" "$IMAGE_TAG"; then
         echo "build.sh: $MODEL_REPOSITORY:$IMAGE_TAG is already in the registry: not rebuilt, not pushed"
         continue
     fi
-    "$engine" build -f native-build/Dockerfile.model-server \
+    "$engine" build -f native-build/Dockerfile.model-server "${target[@]}" \
         --build-arg "VLLM_IMAGE=$VLLM_IMAGE" \
         --build-arg "MODEL_REPO=$MODEL_REPO" \
         --build-arg "MODEL_REVISION=$MODEL_REVISION" \
@@ -148,6 +154,7 @@ if [[ -n "$push" ]]; then
     fi
     for tier in "${pushed_models[@]}"; do
         load_model "$tier"
+        IMAGE_TAG="$IMAGE_TAG$lean_suffix"
         "$engine" tag "gpupipe/model-server:$IMAGE_TAG" "$push/${MODEL_REPOSITORY:?set MODEL_REPOSITORY}:$IMAGE_TAG"
         "$engine" push "$push/$MODEL_REPOSITORY:$IMAGE_TAG"
     done

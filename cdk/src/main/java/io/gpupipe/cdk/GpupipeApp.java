@@ -18,8 +18,12 @@ import software.amazon.awscdk.Tags;
  * MODEL_REVISION of native-build/models/{@code <tier>}.env), {@code resultsKmsKeyArn} (when the bucket uses SSE-KMS),
  * {@code <tier>WarmWindow} (e.g. "MON-FRI 08:00-18:00 Europe/Berlin 1", see {@link TierScaling}), {@code <tier>Spot}
  * (true: tasks after the first on Spot, see {@link TierService}), {@code idleToZeroMinutes} (default 5). Task
- * ceilings are the SAM stack's {@code <Tier>MaxTasks} parameters. The tiers are shared-model's tier catalogue with
- * their model files ({@link Tiers}).
+ * ceilings are the SAM stack's {@code <Tier>MaxTasks} parameters. The cold-start levers (docs/cold-start.md):
+ * {@code <tier>Weights} ({@code image} or {@code s3}, with {@code modelWeightsBucket}; see {@link ModelWeights}),
+ * {@code <tier>FastReadiness} (true: the worker starts with its model server, see {@link TierTask}),
+ * {@code <tier>WarmPool} (true: an EC2 Auto Scaling group with a warm pool, with {@code <tier>InstanceType} and
+ * optionally {@code <tier>WarmPoolSize}; see {@link WarmPoolCapacity}). The tiers are shared-model's tier catalogue
+ * with their model files ({@link Tiers}).
  */
 public final class GpupipeApp {
     private GpupipeApp() {

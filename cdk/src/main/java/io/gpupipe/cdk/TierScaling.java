@@ -2,6 +2,7 @@ package io.gpupipe.cdk;
 
 import io.gpupipe.model.scaling.ScalingLadder;
 import io.gpupipe.model.scaling.ScalingMetrics;
+import io.gpupipe.model.scaling.TierWake;
 import io.gpupipe.model.scaling.WarmWindow;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +25,7 @@ import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.ApplicationScalingAction;
-import software.amazon.awscdk.services.ecs.FargateService;
+import software.amazon.awscdk.services.ecs.BaseService;
 import software.constructs.Construct;
 
 /**
@@ -39,7 +40,8 @@ import software.constructs.Construct;
  * </ul>
  * CloudWatch re-invokes Auto Scaling actions every minute an alarm stays in ALARM ("Except for Auto Scaling actions,
  * the actions happen only on state transitions", CloudWatch user guide, Alarm actions), so each gap is re-read and
- * the cooldowns pace it. Missing data changes nothing. Context {@code <tier>WarmWindow} (e.g. {@code "MON-FRI
+ * the cooldowns pace it. Missing data changes nothing. The to-zero alarm is named after the service ({@link
+ * TierWake#toZeroAlarmName}): the router's wake switches its actions off until it is OK again. Context {@code <tier>WarmWindow} (e.g. {@code "MON-FRI
  * 08:00-18:00 Europe/Berlin 1"}) adds two scheduled actions raising and lowering the minimum; {@code
  * idleToZeroMinutes} (default 5) sets the idle period.
  */
@@ -55,7 +57,7 @@ public class TierScaling extends Construct {
     private final ScalingLadder ladder;
 
     public TierScaling(Construct scope, String id, TierSpec spec, SamExports sam, String clusterName,
-                       FargateService service) {
+                       BaseService service) {
         super(scope, id);
         String tier = spec.tier().wireName();
         ladder = ScalingLadder.of(spec.maxScaleOutStep(), spec.scaleInAfter(), idleToZero());
@@ -79,14 +81,14 @@ public class TierScaling extends Construct {
             step.upperBound().ifPresent(tierStep::upperBound);
             out.addAdjustment(tierStep.build());
         }
-        scaleOutAlarm = alarm("ScaleOutAlarm", GpupipeMetrics.scalingGap(sam.metricNamespace(), spec.tier()),
+        scaleOutAlarm = alarm("ScaleOutAlarm", null, GpupipeMetrics.scalingGap(sam.metricNamespace(), spec.tier()),
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, ScalingLadder.SCALE_OUT_THRESHOLD, 1,
                 "gpupipe " + tier + ": the scaling metric wants more tasks than the service has", out);
 
         int inMinutes = ladder.scaleInMinutes();
         StepScalingAction in = policy("ScaleIn", AdjustmentType.CHANGE_IN_CAPACITY, ladder.scaleInAfter());
         in.addAdjustment(AdjustmentTier.builder().upperBound(0).adjustment(ladder.scaleInAdjustment()).build());
-        scaleInAlarm = alarm("ScaleInAlarm", expression(ScalingLadder.SCALE_IN_GAP_EXPRESSION, gapMetrics,
+        scaleInAlarm = alarm("ScaleInAlarm", null, expression(ScalingLadder.SCALE_IN_GAP_EXPRESSION, gapMetrics,
                         tier + " tasks wanted (at least 1) minus service desired count"),
                 ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD, ScalingLadder.SCALE_IN_THRESHOLD, inMinutes,
                 "gpupipe " + tier + ": the scaling metric has wanted fewer (but some) tasks for " + inMinutes
@@ -98,7 +100,8 @@ public class TierScaling extends Construct {
         Map<String, IMetric> idleMetrics = Map.of(WANTED, gapMetrics.get(WANTED), SENT,
                 GpupipeMetrics.queueMetric(sam.queueName(spec.tier()), "NumberOfMessagesSent")
                         .with(MetricOptions.builder().statistic("Sum").build()));
-        toZeroAlarm = alarm("ToZeroAlarm", expression(ScalingLadder.IDLE_EXPRESSION, idleMetrics,
+        // named after the service: the scaling function switches its actions off while a wake starts the tier
+        toZeroAlarm = alarm("ToZeroAlarm", TierWake.toZeroAlarmName(service.getServiceName()), expression(ScalingLadder.IDLE_EXPRESSION, idleMetrics,
                         tier + " tasks wanted or jobs sent"),
                 ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD, ScalingLadder.TO_ZERO_THRESHOLD, idleMinutes,
                 "gpupipe " + tier + ": nothing queued, in flight or sent for " + idleMinutes
@@ -116,9 +119,10 @@ public class TierScaling extends Construct {
                 .build();
     }
 
-    private Alarm alarm(String id, MathExpression metric, ComparisonOperator operator, double threshold,
+    private Alarm alarm(String id, String name, MathExpression metric, ComparisonOperator operator, double threshold,
                         int minutes, String description, StepScalingAction action) {
         Alarm alarm = metric.createAlarm(this, id, CreateAlarmOptions.builder()
+                .alarmName(name)
                 .alarmDescription(description)
                 .comparisonOperator(operator)
                 .threshold(threshold)

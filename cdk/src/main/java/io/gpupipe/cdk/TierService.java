@@ -17,6 +17,10 @@ import software.amazon.awscdk.services.ecs.CfnCapacityProvider;
 import software.amazon.awscdk.services.ecs.Cluster;
 import software.amazon.awscdk.services.ecs.Compatibility;
 import software.amazon.awscdk.services.ecs.DeploymentCircuitBreaker;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.ecs.BaseService;
+import software.amazon.awscdk.services.ecs.Ec2Service;
 import software.amazon.awscdk.services.ecs.FargateService;
 import software.amazon.awscdk.services.ecs.ManagedInstancesCapacityProvider;
 import software.amazon.awscdk.services.ecs.NetworkMode;
@@ -27,12 +31,13 @@ import software.constructs.Construct;
 
 /**
  * One tier on the GPU side: its Managed Instances capacity provider (attribute-based NVIDIA selection, GPU auto
- * repair), the task definition (model server + gpu-worker, see {@link TierTask}), the service (desired 0, circuit
- * breaker with rollback) and its scaling (see {@link TierScaling}). Refuses to build if the model does not fit.
+ * repair) or, with context {@code <tier>WarmPool=true}, an EC2 Auto Scaling group with a warm pool (see
+ * {@link WarmPoolCapacity}), the task definition (model server + gpu-worker, see {@link TierTask}), the service
+ * (desired 0, circuit breaker with rollback) and its scaling (see {@link TierScaling}). Refuses to build if the model
+ * does not fit.
  */
 public class TierService extends Construct {
-    private final FargateService service;
-    private final ManagedInstancesCapacityProvider capacityProvider;
+    private final BaseService service;
     private final TierTask task;
 
     public TierService(Construct scope, String id, TierServiceProps props) {
@@ -41,7 +46,41 @@ public class TierService extends Construct {
         SizingGate.require(spec);
         spec.modelVersion(); // fails synthesis, readably, unless the tier's model revision is a pinned commit
 
-        capacityProvider = capacityProvider(spec, props.vpc(), "Capacity", CapacityOptionType.ON_DEMAND);
+        boolean warmPool = WarmPoolCapacity.enabled(this, spec);
+        if (warmPool && spotEnabled(spec)) {
+            throw new IllegalArgumentException("tier " + spec.tier().wireName() + ": -c " + spec.tier().wireName()
+                    + "WarmPool=true and -c " + spec.tier().wireName() + "Spot=true exclude each other (EC2 Auto "
+                    + "Scaling warm pools take no group that launches Spot instances)");
+        }
+        TaskDefinition taskDefinition = TaskDefinition.Builder.create(this, "TaskDefinition")
+                .compatibility(warmPool ? Compatibility.EC2 : Compatibility.MANAGED_INSTANCES)
+                .networkMode(NetworkMode.AWS_VPC)
+                .cpu(Integer.toString(spec.taskCpu()))
+                .memoryMiB(Integer.toString(spec.taskMemoryMiB()))
+                .build();
+        task = new TierTask(this, "Containers", taskDefinition, props);
+
+        // Tasks sit in isolated subnets (no route out of the VPC): HTTPS to the VPC endpoints and the S3 gateway
+        // endpoint is all they can send; the model server is on localhost inside the task, which no group filters.
+        SecurityGroup taskSecurityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
+                .vpc(props.vpc())
+                .description("gpupipe " + spec.tier().wireName() + " tasks: no inbound; outbound HTTPS only")
+                .allowAllOutbound(false)
+                .build();
+        taskSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to VPC endpoints and S3 gateway");
+        if (warmPool) {
+            service = warmPoolService(spec, props, taskDefinition, taskSecurityGroup);
+        } else {
+            service = managedInstancesService(spec, props, taskDefinition, taskSecurityGroup);
+        }
+        new TierScaling(this, "Scaling", spec, props.sam(), props.cluster().getClusterName(), service);
+    }
+
+    /** The service on Managed Instances (On-Demand, and Spot after the first task with {@code <tier>Spot}). */
+    private BaseService managedInstancesService(TierSpec spec, TierServiceProps props, TaskDefinition taskDefinition,
+                                                SecurityGroup taskSecurityGroup) {
+        ManagedInstancesCapacityProvider capacityProvider = capacityProvider(spec, props.vpc(), "Capacity",
+                CapacityOptionType.ON_DEMAND);
         props.cluster().addManagedInstancesCapacityProvider(capacityProvider);
         List<CapacityProviderStrategy> strategy = List.of(CapacityProviderStrategy.builder()
                 .capacityProvider(capacityProvider.getCapacityProviderName())
@@ -60,23 +99,7 @@ public class TierService extends Construct {
                             .weight(1).build());
         }
 
-        TaskDefinition taskDefinition = TaskDefinition.Builder.create(this, "TaskDefinition")
-                .compatibility(Compatibility.MANAGED_INSTANCES)
-                .networkMode(NetworkMode.AWS_VPC)
-                .cpu(Integer.toString(spec.taskCpu()))
-                .memoryMiB(Integer.toString(spec.taskMemoryMiB()))
-                .build();
-        task = new TierTask(this, "Containers", taskDefinition, props);
-
-        // Tasks sit in isolated subnets (no route out of the VPC): HTTPS to the VPC endpoints and the S3 gateway
-        // endpoint is all they can send; the model server is on localhost inside the task, which no group filters.
-        SecurityGroup taskSecurityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
-                .vpc(props.vpc())
-                .description("gpupipe " + spec.tier().wireName() + " tasks: no inbound; outbound HTTPS only")
-                .allowAllOutbound(false)
-                .build();
-        taskSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to VPC endpoints and S3 gateway");
-        service = FargateService.Builder.create(this, "Service")
+        return FargateService.Builder.create(this, "Service")
                 .cluster(props.cluster())
                 .serviceName(props.sam().serviceName(spec.tier()))
                 .taskDefinition(taskDefinition)
@@ -91,8 +114,38 @@ public class TierService extends Construct {
                 .enableEcsManagedTags(true)
                 .propagateTags(PropagatedTagSource.SERVICE)
                 .build();
+    }
 
-        new TierScaling(this, "Scaling", spec, props.sam(), props.cluster().getClusterName(), service);
+    /** The service on the tier's warm-pool Auto Scaling group ({@link WarmPoolCapacity}). */
+    private BaseService warmPoolService(TierSpec spec, TierServiceProps props, TaskDefinition taskDefinition,
+                                        SecurityGroup taskSecurityGroup) {
+        String serviceName = props.sam().serviceName(spec.tier());
+        String registry = Fn.select(0, Fn.split("/", props.modelServerRepository().getRepositoryUri()));
+        WarmPoolCapacity capacity = new WarmPoolCapacity(this, "WarmCapacity", spec, props.vpc(), props.cluster(),
+                serviceName, Token.asNumber(props.sam().maxTasks(spec.tier())), instanceSecurityGroup(spec,
+                props.vpc(), "WarmInstanceSecurityGroup"), new WarmPoolCapacity.Images(
+                        props.modelServerRepository().repositoryUriForTag(task.getModelServerImageTag()),
+                        props.workerRepository().repositoryUriForTag(props.workerImageTag()), registry));
+        props.modelServerRepository().grantPull(capacity.getGroup().getRole());
+        props.workerRepository().grantPull(capacity.getGroup().getRole());
+        return Ec2Service.Builder.create(this, "Service")
+                .cluster(props.cluster())
+                .serviceName(serviceName)
+                .taskDefinition(taskDefinition)
+                .desiredCount(0)
+                .capacityProviderStrategies(List.of(CapacityProviderStrategy.builder()
+                        .capacityProvider(capacity.getCapacityProvider().getCapacityProviderName())
+                        .weight(1)
+                        .build()))
+                .circuitBreaker(DeploymentCircuitBreaker.builder().enable(true).rollback(true).build())
+                .minHealthyPercent(100)
+                .maxHealthyPercent(200)
+                .vpcSubnets(NetworkStack.TASK_SUBNETS)
+                .securityGroups(List.of(taskSecurityGroup))
+                .assignPublicIp(false)
+                .enableEcsManagedTags(true)
+                .propagateTags(PropagatedTagSource.SERVICE)
+                .build();
     }
 
     /** Context {@code <tier>Spot=true} puts every task after the first on Spot capacity. */
@@ -103,13 +156,7 @@ public class TierService extends Construct {
 
     private ManagedInstancesCapacityProvider capacityProvider(TierSpec spec, IVpc vpc, String id,
                                                               CapacityOptionType option) {
-        // Instances pull images and talk to ECS over HTTPS (endpoints, or the NAT gateway for what has none).
-        SecurityGroup instances = SecurityGroup.Builder.create(this, id.replace("Capacity", "InstanceSecurityGroup"))
-                .vpc(vpc)
-                .description("gpupipe " + spec.tier().wireName() + " GPU instances: no inbound; outbound HTTPS only")
-                .allowAllOutbound(false)
-                .build();
-        instances.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to AWS (VPC endpoints, S3 gateway, NAT)");
+        SecurityGroup instances = instanceSecurityGroup(spec, vpc, id.replace("Capacity", "InstanceSecurityGroup"));
         ManagedInstancesCapacityProvider provider = ManagedInstancesCapacityProvider.Builder.create(this, id)
                 .capacityOptionType(option == CapacityOptionType.SPOT ? option : null)
                 .subnets(vpc.selectSubnets(NetworkStack.INSTANCE_SUBNETS).getSubnets())
@@ -122,6 +169,17 @@ public class TierService extends Construct {
         CfnCapacityProvider cfn = (CfnCapacityProvider) provider.getNode().getDefaultChild();
         cfn.addPropertyOverride("ManagedInstancesProvider.AutoRepairConfiguration.ActionsStatus", "ENABLED");
         return provider;
+    }
+
+    /** Instances pull images and talk to ECS over HTTPS (endpoints, or the NAT gateway for what has none). */
+    private SecurityGroup instanceSecurityGroup(TierSpec spec, IVpc vpc, String id) {
+        SecurityGroup instances = SecurityGroup.Builder.create(this, id)
+                .vpc(vpc)
+                .description("gpupipe " + spec.tier().wireName() + " GPU instances: no inbound; outbound HTTPS only")
+                .allowAllOutbound(false)
+                .build();
+        instances.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "HTTPS to AWS (VPC endpoints, S3 gateway, NAT)");
+        return instances;
     }
 
     /**
@@ -170,12 +228,8 @@ public class TierService extends Construct {
         return spec.taskMemoryMiB() + 4 * 1024;
     }
 
-    public FargateService getService() {
+    public BaseService getService() {
         return service;
-    }
-
-    public ManagedInstancesCapacityProvider getCapacityProvider() {
-        return capacityProvider;
     }
 
     public TierTask getTask() {

@@ -2,6 +2,7 @@ package io.gpupipe.cdk;
 
 import io.gpupipe.model.ModelServerContract;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.serving.ModelServerHealthCheck;
 import io.gpupipe.model.serving.ModelVersion;
 import io.gpupipe.model.sizing.FractionalGpus;
 import io.gpupipe.model.sizing.GpuBudget;
@@ -63,7 +64,7 @@ public record TierSpec(
             throw new IllegalArgumentException("tier " + tier.wireName()
                     + ": task needs >= 256 CPU units and >= 512 MiB");
         }
-        if (modelLoadGrace.toSeconds() < 60 || modelLoadGrace.toSeconds() > TierTask.MAX_MODEL_LOAD_SECONDS) {
+        if (modelLoadGrace.toSeconds() < 60 || modelLoadGrace.compareTo(ModelServerHealthCheck.MAX_MODEL_LOAD) > 0) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": modelLoadGrace must be 1-55 minutes "
                     + "(ECS health checks: start period <= 300 s, then <= 10 retries of <= 300 s), got "
                     + modelLoadGrace);

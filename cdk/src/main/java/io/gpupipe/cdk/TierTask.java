@@ -4,8 +4,8 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.observability.TracingSettings;
+import io.gpupipe.model.serving.ModelServerHealthCheck;
 import io.gpupipe.model.serving.VllmServeCommand;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,22 +30,23 @@ import software.amazon.awscdk.services.sqs.QueueAttributes;
 import software.constructs.Construct;
 
 /**
- * The two containers of a tier's task: the vLLM model server (weights baked into its image, GPU share, health check
- * tolerant of model load) and the gpu-worker, which starts once the model server is HEALTHY, talks to it on
- * localhost:8000 and gets 120 s to drain on stop. The task role may touch only this tier's queue, the DLQ and the
- * bucket prefixes the worker uses (jobs/ markers, results/ documents and audio, cache/ entries).
+ * The two containers of a tier's task: the vLLM model server (weights baked into its image or streamed from S3, see
+ * {@link ModelWeights}; GPU share; health check tolerant of model load) and the gpu-worker, which talks to it on
+ * localhost:8000 and gets 120 s to drain on stop. The worker starts once the model server is HEALTHY, or, with
+ * context {@code <tier>FastReadiness=true}, together with it: it then waits for the model itself (readiness turns UP
+ * only after GET /v1/models and a warm-up inference answer, every 2 s) instead of up to a health-check interval
+ * after the model answers (docs/cold-start.md). The task role may touch only this tier's queue, the DLQ, the bucket
+ * prefixes the worker uses (jobs/ markers, results/ documents and audio, cache/ entries) and the model's staged
+ * weights when it streams them.
  */
 public class TierTask extends Construct {
-    /** ECS caps a container health check's start period at 300 s; the rest of a long load is covered by retries. */
-    static final long MAX_START_PERIOD_SECONDS = 300;
-    static final long MAX_INTERVAL_SECONDS = 300;
-    static final long MAX_RETRIES = 10;
-    /** The longest model load a container health check can tolerate: 300 s + 10 retries × 300 s. */
-    static final long MAX_MODEL_LOAD_SECONDS = MAX_START_PERIOD_SECONDS + MAX_RETRIES * MAX_INTERVAL_SECONDS;
     static final int MODEL_SERVER_PORT = 8000;
     static final int WORKER_MEMORY_MIB = 1024;
 
+    private static final String WORKER_HEALTH = "http://127.0.0.1:8080/q/health";
+
     private final Tier tier;
+    private final ModelWeights weights;
     private final ContainerDefinition modelServer;
     private final ContainerDefinition worker;
 
@@ -53,18 +54,17 @@ public class TierTask extends Construct {
         super(scope, id);
         TierSpec spec = props.spec();
         tier = spec.tier();
+        weights = ModelWeights.of(this, spec);
+        boolean fastReadiness = flag("FastReadiness");
         LogGroup logs = LogGroup.Builder.create(this, "Logs").retention(RetentionDays.ONE_MONTH).build();
 
         modelServer = taskDefinition.addContainer("model-server", ContainerDefinitionOptions.builder()
-                .image(ContainerImage.fromEcrRepository(props.modelServerRepository(), spec.modelServerImageTag()))
+                .image(ContainerImage.fromEcrRepository(props.modelServerRepository(), weights.imageTag()))
                 .essential(true)
                 .gpuCount(spec.gpuShare().gpus())
                 .memoryReservationMiB(spec.taskMemoryMiB() - WORKER_MEMORY_MIB)
-                .command(modelServerArgs(spec))
-                .environment(Map.of(
-                        "VLLM_ENABLE_CUDA_COMPATIBILITY", "1",
-                        "HF_HUB_OFFLINE", "1",
-                        "TRANSFORMERS_OFFLINE", "1"))
+                .command(modelServerArgs(spec, weights))
+                .environment(modelServerEnvironment(weights))
                 .healthCheck(modelServerHealthCheck(spec))
                 .stopTimeout(Duration.seconds(30))
                 .logging(LogDriver.awsLogs(AwsLogDriverProps.builder().logGroup(logs).streamPrefix("model").build()))
@@ -74,23 +74,60 @@ public class TierTask extends Construct {
                 .image(ContainerImage.fromEcrRepository(props.workerRepository(), props.workerImageTag()))
                 .essential(true)
                 .memoryReservationMiB(WORKER_MEMORY_MIB)
-                .environment(withTracing(workerEnvironment(spec, props.sam())))
-                .healthCheck(HealthCheck.builder()
-                        .command(List.of("CMD-SHELL", "curl -fsS http://127.0.0.1:8080/q/health/ready || exit 1"))
-                        .interval(Duration.seconds(15))
-                        .timeout(Duration.seconds(5))
-                        .retries(3)
-                        .startPeriod(Duration.seconds(60))
-                        .build())
+                .environment(withTracing(workerEnvironment(spec, props.sam(), weights)))
+                .healthCheck(fastReadiness ? workerLivenessCheck(spec) : workerReadinessCheck())
                 .stopTimeout(Duration.seconds(120))
                 .logging(LogDriver.awsLogs(AwsLogDriverProps.builder().logGroup(logs).streamPrefix("worker").build()))
                 .build());
         worker.addContainerDependencies(ContainerDependency.builder()
                 .container(modelServer)
-                .condition(ContainerDependencyCondition.HEALTHY)
+                .condition(fastReadiness ? ContainerDependencyCondition.START : ContainerDependencyCondition.HEALTHY)
                 .build());
 
         grantWorker(taskDefinition, props);
+        weights.grantRead(this, taskDefinition.getTaskRole());
+    }
+
+    /** The worker started after a HEALTHY model server: ready within a minute (warm-up only). */
+    private static HealthCheck workerReadinessCheck() {
+        return HealthCheck.builder()
+                .command(List.of("CMD-SHELL", "curl -fsS " + WORKER_HEALTH + "/ready || exit 1"))
+                .interval(Duration.seconds(15))
+                .timeout(Duration.seconds(5))
+                .retries(3)
+                .startPeriod(Duration.seconds(60))
+                .build();
+    }
+
+    /**
+     * The worker started with its model server waits through the whole model load: its container check is liveness
+     * (UP while it waits, DOWN only when it cannot recover), with the model server's own tolerance on top, so ECS
+     * never replaces a task whose worker is merely waiting for the weights.
+     */
+    private static HealthCheck workerLivenessCheck(TierSpec spec) {
+        ModelServerHealthCheck model = ModelServerHealthCheck.tolerating(spec.modelLoadGrace());
+        return HealthCheck.builder()
+                .command(List.of("CMD-SHELL", "curl -fsS " + WORKER_HEALTH + "/live || exit 1"))
+                .interval(Duration.seconds(15))
+                .timeout(Duration.seconds(5))
+                .retries(3)
+                .startPeriod(Duration.seconds(model.startPeriod().toSeconds()))
+                .build();
+    }
+
+    /** The server's environment: offline (the weights are local or in S3), CUDA compatibility, the streamer's. */
+    private Map<String, String> modelServerEnvironment(ModelWeights weights) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("VLLM_ENABLE_CUDA_COMPATIBILITY", "1");
+        env.put("HF_HUB_OFFLINE", "1");
+        env.put("TRANSFORMERS_OFFLINE", "1");
+        env.putAll(weights.environment(this));
+        return env;
+    }
+
+    private boolean flag(String suffix) {
+        Object value = getNode().tryGetContext(tier.wireName() + suffix);
+        return value != null && Boolean.parseBoolean(value.toString());
     }
 
     /**
@@ -99,14 +136,11 @@ public class TierTask extends Construct {
      * the flags ({@link VllmServeCommand}, priority scheduling included) come from the numbers the sizing gate
      * checked.
      */
-    static List<String> modelServerArgs(TierSpec spec) {
-        List<String> args = new ArrayList<>();
-        args.add(spec.modelVersion().servedPath());
-        args.addAll(switch (spec.contract()) {
+    static List<String> modelServerArgs(TierSpec spec, ModelWeights weights) {
+        return weights.serveArgs(switch (spec.contract()) {
             case TEXT -> serveCommand(spec).args();
             case SPEECH -> omniSpeechArgs(spec);
         });
-        return args;
     }
 
     /** The deploy config vLLM-Omni ships for Qwen3-TTS (a path inside its installed package). */
@@ -130,28 +164,17 @@ public class TierTask extends Construct {
                 spec.model().maxConcurrentSequences(), spec.gpuShare().devices(), "127.0.0.1", MODEL_SERVER_PORT);
     }
 
-    /**
-     * Start period up to ECS's 300 s cap, then an interval (ECS: at most 300 s) and retries (at most 10) whose
-     * product covers the rest of {@code modelLoadGrace}.
-     */
+    /** The shared-model rule ({@link ModelServerHealthCheck}): tolerates the tier's whole planned model load. */
     static HealthCheck modelServerHealthCheck(TierSpec spec) {
-        long grace = spec.modelLoadGrace().toSeconds();
-        long startPeriod = Math.min(grace, MAX_START_PERIOD_SECONDS);
-        long remaining = grace - startPeriod;
-        long interval = Math.max(30, Math.min(MAX_INTERVAL_SECONDS, ceilDiv(remaining, MAX_RETRIES)));
-        long retries = Math.max(3, Math.min(MAX_RETRIES, ceilDiv(remaining, interval)));
+        ModelServerHealthCheck check = ModelServerHealthCheck.tolerating(spec.modelLoadGrace());
         return HealthCheck.builder()
                 .command(List.of("CMD-SHELL", "python3 -c \"import urllib.request; urllib.request.urlopen("
                         + "'http://127.0.0.1:" + MODEL_SERVER_PORT + "/health', timeout=4)\" || exit 1"))
-                .interval(Duration.seconds(interval))
+                .interval(Duration.seconds(check.interval().toSeconds()))
                 .timeout(Duration.seconds(5))
-                .retries(retries)
-                .startPeriod(Duration.seconds(startPeriod))
+                .retries(check.retries())
+                .startPeriod(Duration.seconds(check.startPeriod().toSeconds()))
                 .build();
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
     }
 
     /**
@@ -175,7 +198,7 @@ public class TierTask extends Construct {
         return env;
     }
 
-    static Map<String, String> workerEnvironment(TierSpec spec, SamExports sam) {
+    static Map<String, String> workerEnvironment(TierSpec spec, SamExports sam, ModelWeights weights) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("GPUPIPE_WORKER_TIER", spec.tier().wireName());
         env.put("GPUPIPE_WORKER_QUEUE_URL", sam.queueUrl(spec.tier()));
@@ -197,7 +220,7 @@ public class TierTask extends Construct {
         }
         // The worker claims this version only after GET /v1/models reports the expected root (the pinned path).
         env.put("GPUPIPE_WORKER_MODEL_VERSION", spec.modelVersion().wireForm());
-        env.put("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", spec.modelVersion().servedPath());
+        env.put("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", weights.servedPath());
         env.put("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:" + MODEL_SERVER_PORT);
         env.put(MetricNamespace.ENV_VAR, sam.metricNamespace());
         return env;
@@ -230,6 +253,11 @@ public class TierTask extends Construct {
 
     public Tier getTier() {
         return tier;
+    }
+
+    /** The model-server image's tag (the tier's, or its lean variant when the weights are streamed). */
+    public String getModelServerImageTag() {
+        return weights.imageTag();
     }
 
     public ContainerDefinition getModelServer() {

@@ -213,8 +213,10 @@ class SamTemplateTest {
 
     @Test
     void functionPolicies_shouldNameResourcesExceptForResourcelessActions_whenDeployed() {
-        // given: CloudWatch metric APIs have no resource type
-        Set<String> resourceless = Set.of("cloudwatch:PutMetricData", "cloudwatch:GetMetricData");
+        // given: CloudWatch metric APIs have no resource type; EC2 Auto Scaling's Describe* actions take no
+        // resource-level permissions (the scaling function's warm-pool groups, docs/cold-start.md)
+        Set<String> resourceless = Set.of("cloudwatch:PutMetricData", "cloudwatch:GetMetricData",
+                "autoscaling:DescribeAutoScalingGroups");
 
         // when
         List<Object> wildcardActions = sam.findResources("AWS::Serverless::Function").values().stream()

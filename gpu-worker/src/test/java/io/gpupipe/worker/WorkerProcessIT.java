@@ -8,6 +8,7 @@ import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.TestModels;
@@ -31,6 +32,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The packaged worker ({@code java -jar target/quarkus-app/quarkus-run.jar}) started as the local stack starts it,
@@ -136,6 +138,52 @@ class WorkerProcessIT {
         } finally {
             worker.kill();
         }
+    }
+
+    @Test
+    void slowModelStart_shouldTakeNoJobWhileTheModelLoads_andTheWaitingJobAsSoonAsTheModelAnswers() throws Exception {
+        // given: a model server loading (connections refused, as vLLM's), a job waiting, and the worker started with
+        // it (-c <tier>FastReadiness: no health-check dependency, the worker's readiness is the gate)
+        try (VllmStandIn model = VllmStandIn.start(VllmStandIn.Settings.defaults().withLoadDelay(Duration.ofHours(1)))) {
+            String id = LocalPipeline.newRequestId();
+            pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "Once upon a time"));
+            Map<String, String> env = WorkerProcess.localAwsEnv(aws);
+            env.put("GPUPIPE_WORKER_BACKEND", "openai");
+            env.put("GPUPIPE_WORKER_MODEL", model.settings().model());
+            env.put("QUARKUS_REST_CLIENT_VLLM_URL", model.url().toString());
+            WorkerProcess worker = WorkerProcess.start(env);
+            try {
+                // when: the worker has been refused by the loading server
+                Await.until(() -> worker.log().contains("cannot warm up the model yet"), TIMEOUT,
+                        "the worker to ask the loading model server");
+
+                // then: not ready, and the job untouched (never received)
+                assertThat(readiness(worker)).isEqualTo(503);
+                assertThat(pipeline.sqs().getQueueAttributes(b -> b.queueUrl(pipeline.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE))
+                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)).attributes())
+                        .containsEntry(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, "1")
+                        .containsEntry(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, "0");
+                assertThat(model.successfulCalls()).isZero();
+
+                // when: the engine is up
+                long loaded = System.nanoTime();
+                model.finishLoading();
+
+                // then: ready at its next retry (every 2 s by default) and the waiting job served
+                worker.awaitReady(http);
+                long toReadyMs = (System.nanoTime() - loaded) / 1_000_000;
+                assertThat(pipeline.awaitResult(id, TIMEOUT).status()).isEqualTo(JobStatus.SUCCEEDED);
+                System.out.printf("model answering -> worker ready: %d ms (retry interval 2 s)%n", toReadyMs);
+            } finally {
+                worker.kill();
+            }
+        }
+    }
+
+    private int readiness(WorkerProcess worker) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + worker.port() + "/q/health/ready"))
+                .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private static Map<String, String> env(Optional<Path> gguf) {

@@ -56,7 +56,7 @@ final class Charts {
         XYStepRenderer renderer = new XYStepRenderer();
         for (int i = 0; i < results.size(); i++) {
             RunResult r = results.get(i);
-            XYSeries series = new XYSeries(r.policy().label(), false, true);
+            XYSeries series = new XYSeries(r.label(), false, true);
             for (Recording.Sample s : r.recording().samples()) {
                 double value = switch (metric) {
                     case JOBS -> s.jobs();

@@ -45,6 +45,15 @@ final class OurScaler implements Scaler {
         sim.prewarm(minimum);
     }
 
+    /** The scaling function run by the router's wake: the same decision as a scheduled run, at once. */
+    @Override
+    public int wakeTasks() {
+        int minimum = warm.map(w -> w.minimumAt(sim.trace.start().plusSeconds((long) sim.now))).orElse(0);
+        ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired,
+                OptionalDouble.empty());
+        return ScalingPolicy.decide(inputs, targets, minimum).desiredTasks();
+    }
+
     @Override
     public void tick(double t) {
         int minimum = warm.map(w -> w.minimumAt(sim.trace.start().plusSeconds((long) t))).orElse(0);

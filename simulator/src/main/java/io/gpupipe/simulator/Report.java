@@ -31,7 +31,7 @@ final class Report {
     }
 
     private static String[] cells(RunResult r) {
-        return new String[] {r.trace(), r.policy().label(), Integer.toString(r.jobs()), duration(r.firstJobSeconds()),
+        return new String[] {r.trace(), r.label(), Integer.toString(r.jobs()), duration(r.firstJobSeconds()),
             duration(r.p50Seconds()), duration(r.p95Seconds()), duration(r.p99Seconds()),
             Integer.toString(r.lateJobs()),
             String.format(Locale.ROOT, "%.2f", r.instanceHours()), money(r.cost()), money(r.costPerThousandJobs()),
@@ -51,7 +51,7 @@ final class Report {
         for (int i = 0; i < cached.size(); i++) {
             RunResult with = cached.get(i);
             RunResult without = uncached.get(i);
-            out.append(String.format(Locale.ROOT, format, with.trace(), with.policy().label(),
+            out.append(String.format(Locale.ROOT, format, with.trace(), with.label(),
                     Integer.toString(with.cacheHits()), without.gpuRuns() + " → " + with.gpuRuns(),
                     share(without.gpuRuns(), with.gpuRuns()),
                     String.format(Locale.ROOT, "%.2f → %.2f", without.instanceHours(), with.instanceHours()),

@@ -1,8 +1,12 @@
 package io.gpupipe.simulator;
 
+import io.gpupipe.model.Tier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * One trace under one policy, all tiers together. Latencies are submit → result in seconds; a job never served
@@ -12,13 +16,30 @@ import java.util.List;
  * @param lateJobs        jobs not served within the TTL (including never)
  * @param gpuRuns         jobs a GPU ran (model calls)
  * @param cacheHits       jobs the result cache answered
+ * @param levers          the cold-start levers deployed with the policy
+ * @param tiers           each simulated tier's own outcome
  */
 public record RunResult(String trace, Policy policy, int jobs, double firstJobSeconds, double p50Seconds,
                         double p95Seconds, double p99Seconds, int lateJobs, double instanceHours, double cost,
                         double costPerThousandJobs, double costPerDay, int spotInterruptions, Recording recording,
-                        int gpuRuns, int cacheHits) {
+                        int gpuRuns, int cacheHits, Set<Lever> levers, List<TierOutcome> tiers) {
 
-    static RunResult of(Trace trace, Policy policy, Platform platform, List<TierOutcome> tiers) {
+    public RunResult {
+        levers = levers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(levers));
+        tiers = List.copyOf(tiers);
+    }
+
+    /** The policy's label with its levers, e.g. {@code ours+wake+stream}. */
+    public String label() {
+        return policy.label() + Lever.suffix(levers);
+    }
+
+    /** {@code tier}'s outcome, if it was simulated. */
+    Optional<TierOutcome> tier(Tier tier) {
+        return tiers.stream().filter(t -> t.tier().equals(tier)).findFirst();
+    }
+
+    static RunResult of(Trace trace, Policy policy, Set<Lever> levers, Platform platform, List<TierOutcome> tiers) {
         List<double[]> pairs = new ArrayList<>();
         double cost = 0;
         double hours = 0;
@@ -46,7 +67,8 @@ public record RunResult(String trace, Policy policy, int jobs, double firstJobSe
         return new RunResult(trace.name(), policy, latencies.length, first, percentile(latencies, 50),
                 percentile(latencies, 95), percentile(latencies, 99), late, hours, cost, perThousand,
                 cost / trace.days(), interruptions,
-                Recording.sum(tiers.stream().map(TierOutcome::recording).toList()), gpuRuns, cacheHits);
+                Recording.sum(tiers.stream().map(TierOutcome::recording).toList()), gpuRuns, cacheHits, levers,
+                tiers);
     }
 
     /** Nearest-rank percentile of sorted values. */

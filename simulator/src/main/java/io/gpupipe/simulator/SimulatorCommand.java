@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -42,6 +44,15 @@ public final class SimulatorCommand implements Callable<Integer> {
     @Option(names = "--no-charts", description = "skip the PNG charts")
     boolean noCharts;
 
+    @Option(names = "--cold-start", description = "instead of the traces table: the cold-start comparison (lone, "
+            + "five and bursts sent to each tier; seeds, ours, ours with each lever and all), the first job stage by "
+            + "stage, the goal check; writes cold-start.md and cold-start-stages.png to --out")
+    boolean coldStart;
+
+    @Option(names = "--levers", split = ",", description = "levers deployed with gpupipe's policies (wake, stream, "
+            + "ready, warmpool); default: none")
+    List<String> levers = new ArrayList<>();
+
     private final PrintStream stdout;
     private final PrintStream stderr;
 
@@ -61,8 +72,13 @@ public final class SimulatorCommand implements Callable<Integer> {
         for (String override : overrides) {
             platform = platform.with(override);
         }
+        if (coldStart) {
+            return coldStart(platform);
+        }
         List<Policy> chosen = policies.isEmpty() ? Arrays.asList(Policy.values())
                 : policies.stream().map(Policy::of).toList();
+        Set<Lever> deployed = levers.isEmpty() ? EnumSet.noneOf(Lever.class)
+                : EnumSet.copyOf(levers.stream().map(Lever::of).toList());
         Simulator simulator = new Simulator(platform, seed);
         List<RunResult> all = new ArrayList<>();
         for (Trace trace : traces()) {
@@ -71,10 +87,10 @@ public final class SimulatorCommand implements Callable<Integer> {
                 if (trace.days() >= 1) {
                     ProgressBar bar = new ProgressBar(stderr, String.format("%-8s %-10s", trace.name(),
                             policy.label()));
-                    results.add(simulator.run(trace, policy, bar));
+                    results.add(simulator.run(trace, policy, leversFor(policy, deployed), bar));
                     bar.done();
                 } else {
-                    results.add(simulator.run(trace, policy));
+                    results.add(simulator.run(trace, policy, leversFor(policy, deployed)));
                 }
             }
             all.addAll(results);
@@ -84,20 +100,43 @@ public final class SimulatorCommand implements Callable<Integer> {
         }
         stdout.print(Report.text(all));
         if (platform.cacheHitRate() > 0) {
-            stdout.print(Report.cacheSavings(all, uncached(platform, chosen), platform.cacheHitRate()));
+            stdout.print(Report.cacheSavings(all, uncached(platform, chosen, deployed), platform.cacheHitRate()));
         }
         Files.createDirectories(out);
         Files.writeString(out.resolve("results.md"), Report.markdown(all));
         return 0;
     }
 
+    /** The levers apply to gpupipe's policies only (the seeds have none); a warm pool holds no Spot instances. */
+    private static Set<Lever> leversFor(Policy policy, Set<Lever> levers) {
+        return switch (policy) {
+            case SEED_000, SEED_001 -> EnumSet.noneOf(Lever.class);
+            case OURS, OURS_WARM -> levers;
+            case OURS_SPOT -> levers.stream().filter(l -> l != Lever.WARM_POOL)
+                    .collect(() -> EnumSet.noneOf(Lever.class), Set::add, Set::addAll);
+        };
+    }
+
+    private Integer coldStart(Platform platform) throws IOException {
+        ColdStartReport report = ColdStartReport.run(platform, seed);
+        String markdown = report.markdown();
+        stdout.print(markdown);
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("cold-start.md"), markdown);
+        if (!noCharts) {
+            stderr.println("chart: " + StageChart.write(report, platform, out.resolve("cold-start-stages.png"), 1200,
+                    900));
+        }
+        return 0;
+    }
+
     /** The same traces and policies without the result cache, for the savings table. */
-    private List<RunResult> uncached(Platform platform, List<Policy> chosen) {
+    private List<RunResult> uncached(Platform platform, List<Policy> chosen, Set<Lever> deployed) {
         Simulator without = new Simulator(platform.with("cacheHitRate=0"), seed);
         List<RunResult> results = new ArrayList<>();
         for (Trace trace : traces()) {
             for (Policy policy : chosen) {
-                results.add(without.run(trace, policy));
+                results.add(without.run(trace, policy, leversFor(policy, deployed)));
             }
         }
         return results;

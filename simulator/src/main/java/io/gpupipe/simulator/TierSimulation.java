@@ -1,5 +1,7 @@
 package io.gpupipe.simulator;
 
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierDefinition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,14 +9,16 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.DoubleConsumer;
 
 /**
  * Discrete-event simulation of one tier under one policy: an SQS queue, an ECS service whose desired count the
- * policy's {@link Scaler} drives, tasks on Managed Instances (provisioning → model load → polling → draining) and
- * the instances' cost. Time is seconds after the trace start; events at the same time run in scheduling order, so a
- * run is deterministic for a seed.
+ * policy's {@link Scaler} drives, tasks on Managed Instances or, with {@link Lever#WARM_POOL}, an EC2 Auto Scaling
+ * group with a warm pool (provisioning → model load → polling → draining; the stages' lengths are {@link ColdStart}'s)
+ * and the instances' cost. Time is seconds after the trace start; events at the same time run in scheduling order, so
+ * a run is deterministic for a seed.
  */
 final class TierSimulation {
     enum TaskState { PROVISIONING, LOADING, POLLING, DRAINING, STOPPED }
@@ -23,14 +27,23 @@ final class TierSimulation {
     static final class Instance {
         final double launched;
         final boolean spot;
+        /** A plain EC2 instance of the warm-pool variant's group: no Managed Instances fee. */
+        final boolean ec2;
         double terminated = Double.NaN;
         boolean interrupted;
         Task task;
         double idleSince;
+        /** When the instance can start a task (a stopped task does not stop its launch). */
+        double readyAt;
+        /** What a task starting on it still has to do: everything, not the pull (warm pool), or neither (idle). */
+        ColdStart.Capacity loadAs;
 
-        Instance(double launched, boolean spot) {
+        Instance(double launched, boolean spot, boolean ec2, double readyAt, ColdStart.Capacity loadAs) {
             this.launched = launched;
             this.spot = spot;
+            this.ec2 = ec2;
+            this.readyAt = readyAt;
+            this.loadAs = loadAs;
         }
     }
 
@@ -57,7 +70,8 @@ final class TierSimulation {
 
     final Platform platform;
     final Policy policy;
-    final SimulatedTier tier;
+    final Tier tier;
+    final ColdStart coldStart;
     final Trace trace;
     private final List<Job> jobs;
     private final PriorityQueue<Event> events = new PriorityQueue<>(
@@ -79,16 +93,29 @@ final class TierSimulation {
     double now;
     int desired;
     int minCapacity;
+    /** The minimum the warm window's scheduled actions set, and the one a wake holds for a while. */
+    private int scheduledMinimum;
+    private int wakeMinimum;
     private int maxVisibleThisPeriod;
     private int sentThisPeriod;
     private double closedCost;
     private double closedInstanceSeconds;
     private int interruptions;
+    /** Prepared, stopped instances of the warm pool, and when the one being prepared is ready. */
+    private int warmInstances;
+    private double refillReadyAt = Double.NaN;
+    private boolean wakePending;
+    /** Set while the router's wake sets the desired count: it also set the group's desired capacity. */
+    private boolean woken;
+    private final ColdStartTimeline.Builder timeline = new ColdStartTimeline.Builder();
 
-    TierSimulation(Platform platform, Policy policy, SimulatedTier tier, Trace trace, long seed, DoubleConsumer progress) {
+    TierSimulation(Platform platform, Policy policy, Set<Lever> levers, Tier tier, Trace trace, long seed,
+                   DoubleConsumer progress) {
         this.platform = platform;
         this.policy = policy;
         this.tier = tier;
+        this.coldStart = new ColdStart(platform, tier, levers);
+        this.warmInstances = coldStart.has(Lever.WARM_POOL) ? platform.warmPoolSize() : 0;
         this.trace = trace;
         this.jobs = trace.jobs(tier);
         this.resultAt = new double[jobs.size()];
@@ -117,7 +144,7 @@ final class TierSimulation {
         }
         now = trace.horizonSeconds();
         return new TierOutcome(tier, jobs, resultAt, cost(), instanceSeconds() / 3600, interruptions, recording,
-                gpuRuns, cacheHits);
+                gpuRuns, cacheHits, timeline.build(jobs.isEmpty() ? Double.NaN : resultAt[0]));
     }
 
     void schedule(double at, Runnable action) {
@@ -142,7 +169,36 @@ final class TierSimulation {
         queue.add(index);
         sentThisPeriod++;
         maxVisibleThisPeriod = Math.max(maxVisibleThisPeriod, queue.size());
+        timeline.arrived(now);
+        if (coldStart.has(Lever.WAKE) && desired == 0 && !wakePending) {
+            wakePending = true;
+            schedule(now + platform.wakeSeconds(), this::wake);
+        }
         dispatch();
+    }
+
+    /**
+     * The router's wake reached the scaling function: if the tier is still at zero it raises the scalable target's
+     * minimum to the tasks it wants (Application Auto Scaling sets the desired count to it, and the to-zero alarm,
+     * still in ALARM, cannot undo it), sets the Auto Scaling group's capacity too, and schedules the minimum back.
+     */
+    private void wake() {
+        wakePending = false;
+        if (desired == 0) {
+            woken = true;
+            wakeMinimum = scaler.wakeTasks();
+            applyMinimum();
+            woken = false;
+            schedule(now + platform.wakeHoldSeconds(), () -> {
+                wakeMinimum = 0;
+                applyMinimum();
+            });
+        }
+    }
+
+    /** The catalogue's definition of the tier (scaling ladder, task ceiling). */
+    TierDefinition definition() {
+        return platform.tier(tier).definition();
     }
 
     // ------------------------------------------------------------------ what the scalers see
@@ -194,15 +250,19 @@ final class TierSimulation {
     /** Application Auto Scaling sets the service's desired count, clamped to [min, max]. */
     void setDesired(int count) {
         desired = Math.max(minCapacity, Math.min(count, platform.maxTasks(tier)));
+        if (desired > 0) {
+            timeline.desired(now);
+        }
         reconcile();
     }
 
     /** The trace starts inside a warm window: {@code count} tasks already serve (their cost counts from t = 0). */
     void prewarm(int count) {
         minCapacity = count;
+        scheduledMinimum = count;
         desired = count;
         for (int i = 0; i < count; i++) {
-            Instance instance = new Instance(0, false);
+            Instance instance = new Instance(0, false, coldStart.has(Lever.WARM_POOL), 0, ColdStart.Capacity.IDLE);
             instances.add(instance);
             openInstances.add(instance);
             Task task = new Task(instance, TaskState.POLLING);
@@ -213,9 +273,14 @@ final class TierSimulation {
 
     /** A scheduled action changes the minimum; the desired count is raised to it. */
     void setMinCapacity(int min) {
-        minCapacity = min;
-        if (desired < min) {
-            setDesired(min);
+        scheduledMinimum = min;
+        applyMinimum();
+    }
+
+    private void applyMinimum() {
+        minCapacity = Math.max(scheduledMinimum, wakeMinimum);
+        if (desired < minCapacity) {
+            setDesired(minCapacity);
         }
     }
 
@@ -238,33 +303,46 @@ final class TierSimulation {
                 .filter(i -> Double.isNaN(i.terminated) && !i.interrupted && i.task == null && i.spot == spot)
                 .findFirst().orElse(null);
         if (idle != null) {
-            Task task = new Task(idle, TaskState.LOADING);
-            idle.task = task;
-            tasks.add(task);
-            schedule(now + platform.loadSeconds(tier), () -> ready(task));
+            place(idle);
             return;
         }
-        Instance instance = new Instance(now, spot);
+        ColdStart.Capacity from = ColdStart.Capacity.NEW;
+        if (warmInstances > 0 && !spot) {
+            warmInstances--;
+            from = ColdStart.Capacity.WARM_POOL;
+        }
+        // billed from the group's launch (or start) on, not while ECS managed scaling's alarm waits
+        Instance instance = new Instance(now + coldStart.capacitySignalSeconds(from, woken), spot,
+                coldStart.has(Lever.WARM_POOL), now + coldStart.capacitySeconds(from, woken), from);
         instances.add(instance);
         openInstances.add(instance);
-        Task task = new Task(instance, TaskState.PROVISIONING);
-        instance.task = task;
-        tasks.add(task);
-        schedule(now + platform.provisioningSeconds(), () -> {
-            if (task.state == TaskState.PROVISIONING) {
-                task.state = TaskState.LOADING;
-                schedule(now + platform.loadSeconds(tier), () -> ready(task));
-            }
-        });
+        place(instance);
         if (spot) {
             double hours = -Math.log(1 - random.nextDouble()) / platform.spotInterruptionsPerHour();
             schedule(now + hours * 3600, () -> interrupt(instance));
         }
     }
 
+    /** A task on {@code instance}: provisioning until the instance can start it, then loading what it lacks. */
+    private void place(Instance instance) {
+        Task task = new Task(instance, TaskState.PROVISIONING);
+        instance.task = task;
+        tasks.add(task);
+        schedule(Math.max(now, instance.readyAt), () -> {
+            if (task.state == TaskState.PROVISIONING) {
+                task.state = TaskState.LOADING;
+                ColdStart.Capacity from = instance.loadAs;
+                timeline.loading(now, from);
+                schedule(now + coldStart.loadSeconds(from), () -> ready(task));
+            }
+        });
+    }
+
     private void ready(Task task) {
         if (task.state == TaskState.LOADING) {
+            task.instance.loadAs = ColdStart.Capacity.IDLE;
             task.state = TaskState.POLLING;
+            timeline.polling(now);
             dispatch();
         }
     }
@@ -310,9 +388,30 @@ final class TierSimulation {
         }
         instance.terminated = now;
         openInstances.remove(instance);
-        double seconds = now - instance.launched;
+        double seconds = Math.max(0, now - instance.launched);
         closedInstanceSeconds += seconds;
         closedCost += seconds / 3600 * pricePerHour(instance);
+        refillWarmPool();
+    }
+
+    /**
+     * ECS forbids returning instances to the warm pool on scale-in (ReuseOnScaleIn), so the group launches a new one
+     * into the pool: it boots, pulls the images and stops, billed while it runs.
+     */
+    private void refillWarmPool() {
+        if (!coldStart.has(Lever.WARM_POOL) || warmInstances >= platform.warmPoolSize()
+                || !Double.isNaN(refillReadyAt)) {
+            return;
+        }
+        double seconds = coldStart.refillSeconds();
+        closedInstanceSeconds += seconds;
+        closedCost += seconds / 3600 * platform.onDemandPerHour(tier, false);
+        refillReadyAt = now + seconds;
+        schedule(refillReadyAt, () -> {
+            warmInstances++;
+            refillReadyAt = Double.NaN;
+            refillWarmPool();
+        });
     }
 
     /** Spot interruption: 2-minute notice, ECS drains the task; unfinished jobs return to the queue at termination. */
@@ -392,19 +491,20 @@ final class TierSimulation {
     // ------------------------------------------------------------------ cost
 
     private double pricePerHour(Instance instance) {
-        return instance.spot ? platform.spotPerHour(tier) : platform.onDemandPerHour(tier);
+        return instance.spot ? platform.spotPerHour(tier) : platform.onDemandPerHour(tier, !instance.ec2);
     }
 
+    /** Instances so far, plus the warm pool's stopped volumes. */
     double cost() {
         double open = 0;
         for (Instance i : openInstances) {
-            open += (now - i.launched) / 3600 * pricePerHour(i);
+            open += Math.max(0, now - i.launched) / 3600 * pricePerHour(i);
         }
-        return closedCost + open;
+        return closedCost + open + now * coldStart.warmPoolStoragePerSecond();
     }
 
     private double instanceSeconds() {
-        double open = openInstances.stream().mapToDouble(i -> now - i.launched).sum();
+        double open = openInstances.stream().mapToDouble(i -> Math.max(0, now - i.launched)).sum();
         return closedInstanceSeconds + open;
     }
 }

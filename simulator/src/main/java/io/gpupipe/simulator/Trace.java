@@ -1,5 +1,6 @@
 package io.gpupipe.simulator;
 
+import io.gpupipe.model.Tier;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -17,8 +18,19 @@ public record Trace(String name, String description, Instant start, double horiz
     }
 
     /** The arrivals of one tier. */
-    public List<Job> jobs(SimulatedTier tier) {
-        return jobs.stream().filter(j -> j.tier() == tier).toList();
+    public List<Job> jobs(Tier tier) {
+        return jobs.stream().filter(j -> j.tier().equals(tier)).toList();
+    }
+
+    /** The same arrivals, every one sent to {@code tier} (a tier's cold start on the same trace). */
+    public Trace onTier(Tier tier) {
+        return new Trace(name, description, start, horizonSeconds,
+                jobs.stream().map(j -> new Job(j.id(), j.arrival(), tier, j.maxTokens())).toList());
+    }
+
+    /** The tiers that receive jobs, in order of their first arrival. */
+    public List<Tier> tiers() {
+        return jobs.stream().map(Job::tier).distinct().toList();
     }
 
     /** Simulated days (for $ per day). */

@@ -1,5 +1,8 @@
 package io.gpupipe.simulator;
 
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.RoutingThresholds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,13 +19,15 @@ import java.util.SplittableRandom;
 
 /**
  * The bundled traces (deterministic for a seed) and CSV traces. Bundled ones start on Monday 2026-11-30 (UTC) and
- * send small-tier text jobs of 64, 128 or 256 tokens.
+ * send text jobs of 64, 128 or 256 tokens to the catalogue's default text tier.
  */
 public final class Traces {
     /** A Monday, so the week trace has its weekend at the end. */
     public static final Instant MONDAY = Instant.parse("2026-11-30T00:00:00Z");
     static final int[] TOKENS = {64, 128, 256};
     private static final double HOUR = 3600;
+    /** Where the catalogue routes a text job that asks for nothing special. */
+    static final Tier TEXT = TierCatalogue.bundled().defaultTier(Task.GENERATE);
 
     private Traces() {
     }
@@ -38,14 +43,14 @@ public final class Traces {
     /** One job at 10:00:17 on a Monday. */
     public static Trace lone() {
         return new Trace("lone", "one job", MONDAY.plus(Duration.ofHours(10)), 2 * HOUR,
-                List.of(new Job(0, OFF_TICK, SimulatedTier.SMALL, 128)));
+                List.of(new Job(0, OFF_TICK, TEXT, 128)));
     }
 
     /** Five jobs within 10 s (seed 001's threshold: depth/5 never exceeds 1.0). */
     public static Trace five() {
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            jobs.add(new Job(i, OFF_TICK + 2.0 * i, SimulatedTier.SMALL, 128));
+            jobs.add(new Job(i, OFF_TICK + 2.0 * i, TEXT, 128));
         }
         return new Trace("five", "5 jobs in 10 s", MONDAY.plus(Duration.ofHours(10)), 2 * HOUR, jobs);
     }
@@ -58,7 +63,7 @@ public final class Traces {
         while (t < 22 * HOUR) {
             int size = random.nextInt(5, 61);
             for (int i = 0; i < size; i++) {
-                jobs.add(new Job(jobs.size(), t + random.nextDouble(60), SimulatedTier.SMALL, TOKENS[random.nextInt(3)]));
+                jobs.add(new Job(jobs.size(), t + random.nextDouble(60), TEXT, TOKENS[random.nextInt(3)]));
             }
             t += exponential(random, 1.5 * HOUR);
         }
@@ -85,7 +90,7 @@ public final class Traces {
             if (t >= horizon - HOUR) {
                 return jobs;
             }
-            jobs.add(new Job(jobs.size(), t, SimulatedTier.SMALL, TOKENS[random.nextInt(3)]));
+            jobs.add(new Job(jobs.size(), t, TEXT, TOKENS[random.nextInt(3)]));
         }
     }
 
@@ -105,7 +110,8 @@ public final class Traces {
     /**
      * A CSV of arrivals: {@code timestamp[,promptChars[,maxTokens]]}, one per line, an optional header line and
      * {@code #} comments. The timestamp is an ISO-8601 instant or seconds after the first arrival. Jobs go to the
-     * tier the router would pick (prompt > 2,000 chars or maxTokens > 1,024 → large; seed 001's table).
+     * tier the router would pick (prompt > 2,000 chars or maxTokens > 1,024 → the catalogue's escalation tier; seed
+     * 001's table).
      */
     public static Trace csv(Path file) {
         List<String> lines;
@@ -151,7 +157,7 @@ public final class Traces {
             boolean large = r[1] > routing.largePromptChars() || r[2] > routing.largeMaxTokens();
             double at = r[0] - origin;
             last = Math.max(last, at);
-            jobs.add(new Job(jobs.size(), at, large ? SimulatedTier.LARGE : SimulatedTier.SMALL, (int) r[2]));
+            jobs.add(new Job(jobs.size(), at, large ? TierCatalogue.bundled().escalationTier() : TEXT, (int) r[2]));
         }
         Instant start = first != null ? first : MONDAY;
         String name = file.getFileName().toString().replaceAll("\\.csv$", "");

@@ -2,12 +2,14 @@ package io.gpupipe.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.Tier;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The seeds' documented behaviour reproduces in the simulator, and ours goes to zero the way the issue asks. */
 class SeedFactsTest {
+    private static final Tier SMALL = Tier.of("small");
     private static final Platform PLATFORM = Platform.defaults();
     private static final Simulator SIMULATOR = new Simulator(PLATFORM, 42);
 
@@ -57,9 +59,9 @@ class SeedFactsTest {
 
         // then: the step before zero still had every task: no 1-per-5-minutes staircase down
         List<Recording.Sample> samples = result.recording().samples();
-        assertThat(samples).anyMatch(s -> s.tasks() == PLATFORM.maxTasks(SimulatedTier.SMALL));
+        assertThat(samples).anyMatch(s -> s.tasks() == PLATFORM.maxTasks(SMALL));
         int firstZero = indexOfFirstZeroAfterPeak(samples);
-        assertThat(samples.get(firstZero - 1).tasks()).isEqualTo(PLATFORM.maxTasks(SimulatedTier.SMALL));
+        assertThat(samples.get(firstZero - 1).tasks()).isEqualTo(PLATFORM.maxTasks(SMALL));
         double lastResult = burst.jobs().get(0).arrival() + result.p99Seconds();
         assertThat(samples.get(firstZero).at() - lastResult).isBetween(5 * 60.0, 8 * 60.0);
         assertThat(result.lateJobs()).isZero();
@@ -77,7 +79,7 @@ class SeedFactsTest {
     private static Trace trace(String name, int jobs) {
         List<Job> list = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            list.add(new Job(i, Traces.OFF_TICK + i * 0.01, SimulatedTier.SMALL, 128));
+            list.add(new Job(i, Traces.OFF_TICK + i * 0.01, SMALL, 128));
         }
         return new Trace(name, name, Traces.MONDAY, 3 * 3600, list);
     }

@@ -3,13 +3,20 @@ package io.gpupipe.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SimulatorInputsTest {
+    private static final Tier SMALL = Tier.of("small");
+
     @TempDir
     Path dir;
 
@@ -26,8 +33,8 @@ class SimulatorInputsTest {
         // then
         assertThat(trace.name()).isEqualTo("mine");
         assertThat(trace.jobs()).extracting(Job::arrival).containsExactly(0.0, 10.0, 60.0);
-        assertThat(trace.jobs()).extracting(Job::tier).containsExactly(SimulatedTier.SMALL, SimulatedTier.SMALL, SimulatedTier.LARGE);
-        assertThat(trace.jobs(SimulatedTier.SMALL)).extracting(Job::maxTokens).containsExactly(128, 64);
+        assertThat(trace.jobs()).extracting(Job::tier).containsExactly(SMALL, SMALL, Tier.of("large"));
+        assertThat(trace.jobs(SMALL)).extracting(Job::maxTokens).containsExactly(128, 64);
         assertThat(trace.horizonSeconds()).isEqualTo(60 + 7200);
     }
 
@@ -41,12 +48,37 @@ class SimulatorInputsTest {
 
     @Test
     void platformWith_shouldChangeOneParameter_andRejectUnknownNames() {
-        Platform changed = Platform.defaults().with("smallPricePerHour=1.861");
-        assertThat(changed.smallPricePerHour()).isEqualTo(1.861);
-        assertThat(changed.largePricePerHour()).isEqualTo(Platform.defaults().largePricePerHour());
+        Platform changed = Platform.defaults().with("small.pricePerHour=1.861");
+        assertThat(changed.tier(SMALL).pricePerHour().value()).isEqualTo(1.861);
+        assertThat(changed.tier(SMALL).pricePerHour().source()).startsWith("overridden");
+        assertThat(changed.tier(Tier.of("large")).pricePerHour())
+                .isEqualTo(Platform.defaults().tier(Tier.of("large")).pricePerHour());
+        assertThatThrownBy(() -> Platform.defaults().with("medium.pricePerHour=1")).hasMessageContaining("no tier");
+        assertThatThrownBy(() -> Platform.defaults().with("small.speed=1")).hasMessageContaining("unknown tier figure");
         assertThat(Platform.defaults().with("ourWindow=4").ourWindow()).isEqualTo(4);
         assertThatThrownBy(() -> Platform.defaults().with("nope=1")).hasMessageContaining("unknown parameter 'nope'");
         assertThatThrownBy(() -> Platform.defaults().with("ourWindow=x")).hasMessageContaining("wants a number");
+    }
+
+    @Test
+    void tierFigures_shouldComeFromTheCatalogue_andNameTheFile_whenATierHasNone() throws IOException {
+        // given: the catalogue's speech tier has no platform figures (no priced instance in the seeds)
+        Tier speech = Tier.of("speech");
+        Trace spoken = new Trace("spoken", "speech", Traces.MONDAY, 3600, List.of(new Job(0, 17, speech, 64)));
+
+        // when, then
+        assertThat(Platform.defaults().tiers().keySet()).containsExactly(SMALL, Tier.of("large"));
+        assertThat(Platform.defaults().maxTasks(SMALL))
+                .isEqualTo(TierCatalogue.bundled().get(SMALL).maxTasks());
+        assertThatThrownBy(() -> new Simulator(Platform.defaults(), 1).run(spoken, Policy.OURS))
+                .hasMessageContaining("tier speech has no platform figures").hasMessageContaining("tier-figures.json");
+        JsonNode unknown = new ObjectMapper().readTree("{\"tiers\": {\"medium\": {}}}");
+        assertThatThrownBy(() -> TierFigures.read(unknown, TierCatalogue.bundled()))
+                .hasMessageContaining("medium is not in the tier catalogue");
+        JsonNode unsourced = new ObjectMapper().readTree("{\"tiers\": {\"small\": {\"instanceType\": \"x\", "
+                + "\"pricePerHour\": {\"value\": 1}}}}");
+        assertThatThrownBy(() -> TierFigures.read(unsourced, TierCatalogue.bundled()))
+                .hasMessageContaining("pricePerHour needs {\"value\": <number>, \"source\"");
     }
 
     @Test

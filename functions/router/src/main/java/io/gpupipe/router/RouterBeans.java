@@ -8,6 +8,7 @@ import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
+import io.gpupipe.router.aws.LambdaTierWaker;
 import io.gpupipe.router.aws.S3CacheStore;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
@@ -15,6 +16,8 @@ import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmitTracing;
+import io.gpupipe.router.wake.IdleTierWake;
+import io.gpupipe.router.wake.WakingJobQueue;
 import io.gpupipe.submission.BatchStore;
 import io.gpupipe.submission.BatchTasks;
 import io.gpupipe.submission.JobQueue;
@@ -72,10 +75,15 @@ public class RouterBeans {
 
     @Produces
     @Singleton
-    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config, TierCatalogue tiers) {
+    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config, TierCatalogue tiers, Clock clock) {
         // each message carries the submit span's trace (traceparent + AWSTraceHeader)
-        return new SqsJobQueue(sqs, queueUrls(tiers, config.queueUrls()), config.maxMessageBytes(),
+        JobQueue queues = new SqsJobQueue(sqs, queueUrls(tiers, config.queueUrls()), config.maxMessageBytes(),
                 store::putPayload, () -> Traces.of(Span.current()));
+        // the first job of an idle tier wakes it at once (docs/cold-start.md); off without a function to invoke
+        return config.wake().function().filter(f -> !f.isBlank())
+                .<JobQueue>map(function -> new WakingJobQueue(queues, new IdleTierWake(
+                        LambdaTierWaker.create(config.wake(), function), config.wake().awakeAfterSend(), clock)))
+                .orElse(queues);
     }
 
     /** Each catalogue tier's queue URL; a tier without one (or a URL for no tier) stops the start-up. */

@@ -99,6 +99,34 @@ public interface RouterConfig {
     }
 
     /** The Bedrock Converse classifier (used only with {@code type=bedrock}). */
+    /** The wake of an idle tier (docs/cold-start.md): off unless {@code function} is set. */
+    Wake wake();
+
+    interface Wake {
+        /**
+         * Name or ARN of the scaling-metric function the router invokes asynchronously on the first job of an idle
+         * tier ({@code GPUPIPE_ROUTER_WAKE_FUNCTION}; SAM sets it); unset, tiers wake at the next scheduled run.
+         */
+        Optional<String> function();
+
+        /**
+         * How long after this environment's last send to a tier it assumes the tier awake (no tier scales to zero
+         * sooner: the to-zero alarm's idle minutes, CDK idleToZeroMinutes, default 5).
+         */
+        @WithDefault("5m")
+        Duration awakeAfterSend();
+
+        /** Whole-call limit of the Invoke (answered 202 at once when accepted). */
+        @WithDefault("2s")
+        Duration timeout();
+
+        /** Endpoint override (the local stack's Lambda stand-in). */
+        Optional<URI> endpointOverride();
+
+        /** Region of the Lambda client; the SDK's default region chain (AWS_REGION) when absent. */
+        Optional<String> region();
+    }
+
     interface Bedrock {
         @WithDefault("amazon.nova-micro-v1:0")
         String modelId();

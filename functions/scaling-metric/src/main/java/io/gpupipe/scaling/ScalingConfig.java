@@ -34,6 +34,9 @@ public interface ScalingConfig {
     /** Local endpoint for the plain CloudWatch client; unset in AWS. */
     Optional<URI> cloudwatchEndpointOverride();
 
+    /** Local endpoint for the plain EC2 Auto Scaling client; unset in AWS. */
+    Optional<URI> autoscalingEndpointOverride();
+
     Gpu gpu();
 
     /** One tier: where its work waits, which service runs it, and its targets. */

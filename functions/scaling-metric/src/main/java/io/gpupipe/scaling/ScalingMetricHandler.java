@@ -8,7 +8,8 @@ import java.time.Clock;
 
 /**
  * EventBridge schedule target (every minute). The datapoints carry the schedule's time, so a retried or late
- * invocation lands on the minute it was meant for.
+ * invocation lands on the minute it was meant for. The router's asynchronous wake of an idle tier
+ * ({@link io.gpupipe.model.scaling.TierWake}) arrives here too, and sets that tier's desired count at once.
  */
 @Named("scaling-metric")
 public class ScalingMetricHandler implements RequestHandler<ScheduledEvent, ScalingRun> {
@@ -22,6 +23,10 @@ public class ScalingMetricHandler implements RequestHandler<ScheduledEvent, Scal
 
     @Override
     public ScalingRun handleRequest(ScheduledEvent event, Context context) {
-        return service.tick(event == null ? clock.instant() : event.instant().orElseGet(clock::instant));
+        if (event == null) {
+            return service.tick(clock.instant());
+        }
+        return event.wake(clock.instant()).map(service::wake)
+                .orElseGet(() -> service.tick(event.instant().orElseGet(clock::instant)));
     }
 }

@@ -7,6 +7,8 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.scaling.ScalingInputs;
 import io.gpupipe.model.scaling.ScalingMetrics;
+import io.gpupipe.model.scaling.ScalingPolicy;
+import io.gpupipe.model.scaling.TierWake;
 import io.gpupipe.model.scaling.ScalingTargets;
 import io.gpupipe.scaling.exception.ScalingInputException;
 import io.gpupipe.scaling.exception.ScalingPublishException;
@@ -23,7 +25,9 @@ import java.util.OptionalDouble;
  * One tick of the composite scaling metric: for each tier, read queue depth, task counts and GPU utilisation,
  * decide the desired task count ({@link io.gpupipe.model.scaling.ScalingPolicy}), log one structured line, then
  * publish every tier with one PutMetricData call. A tier whose queue or service cannot be read is left out (its
- * alarm sees missing data, not a wrong number); a GPU read failure is only "no GPU signal".
+ * alarm sees missing data, not a wrong number); a GPU read failure is only "no GPU signal". After publishing, the
+ * capacity follows up ({@link CapacityFollowUp}): to-zero alarms a wake switched off are switched on again once OK,
+ * warm-pool groups shrink with their services. A {@link TierWake} from the router runs {@link #wake} instead.
  */
 @ApplicationScoped
 public class ScalingMetricService {
@@ -34,17 +38,20 @@ public class ScalingMetricService {
     private final ScalingSources.MetricWriter metrics;
     private final JsonLines lines;
     private final Map<TierDefinition, ScalingConfig.TierSettings> tiers;
+    private final CapacityFollowUp capacity;
 
     @Inject
     ScalingMetricService(ScalingConfig config, ScalingSources.QueueDepthReader queues,
                          ScalingSources.TaskCountReader services, ScalingSources.GpuUtilizationReader gpus,
-                         ScalingSources.MetricWriter metrics, JsonLines lines) {
-        this(config, queues, services, gpus, metrics, lines, TierCatalogue.bundled());
+                         ScalingSources.MetricWriter metrics, JsonLines lines, CapacityFollowUp capacity) {
+        this(config, queues, services, gpus, metrics, lines, capacity, TierCatalogue.bundled());
     }
 
     ScalingMetricService(ScalingConfig config, ScalingSources.QueueDepthReader queues,
                          ScalingSources.TaskCountReader services, ScalingSources.GpuUtilizationReader gpus,
-                         ScalingSources.MetricWriter metrics, JsonLines lines, TierCatalogue catalogue) {
+                         ScalingSources.MetricWriter metrics, JsonLines lines, CapacityFollowUp capacity,
+                         TierCatalogue catalogue) {
+        this.capacity = capacity;
         this.tiers = config.settings(catalogue);
         this.config = config;
         this.queues = queues;
@@ -80,7 +87,40 @@ public class ScalingMetricService {
         } catch (RuntimeException e) {
             throw new ScalingPublishException("PutMetricData failed: " + e.getMessage(), e);
         }
+        capacity.followUp(tiers, computed, at);
         return new ScalingRun(at.toString(), results, failures);
+    }
+
+    /**
+     * The router's wake: if the tier's service is at zero and its queue holds work, set the tasks the policy wants
+     * now ({@link CapacityFollowUp#wake}) instead of after the next scheduled run and the alarm's period.
+     */
+    public ScalingRun wake(TierWake wake) {
+        TierDefinition tier = tiers.keySet().stream().filter(t -> t.tier().equals(wake.tier())).findFirst()
+                .orElseThrow(() -> new ScalingInputException("wake for tier " + wake.tier() + ", which has no "
+                        + "scaling settings"));
+        ScalingConfig.TierSettings settings = tiers.get(tier);
+        TaskCounts tasks = services.read(settings.cluster(), settings.service());
+        String reason;
+        int desired = tasks.desired();
+        if (tasks.desired() > 0) {
+            reason = "AWAKE";
+        } else {
+            QueueDepth depth = queues.read(settings.queueUrl());
+            ScalingInputs inputs = new ScalingInputs(depth.visible(), depth.inFlight(), depth.delayed(),
+                    tasks.running(), tasks.desired(), OptionalDouble.empty());
+            desired = ScalingPolicy.decide(inputs, settings.targets(tier), settings.minimumAt(wake.at()))
+                    .desiredTasks();
+            reason = desired > 0 ? "WAKE" : "NOTHING_WAITING";
+            if (desired > 0) {
+                capacity.wake(settings, desired);
+            }
+        }
+        lines.emit(line("INFO", "scaling-wake", wake.at()).put("tier", tier.tier().wireName())
+                .put("serviceDesired", tasks.desired()).put("desiredTasks", desired).put("reason", reason)
+                .toString());
+        return new ScalingRun(wake.at().toString(), List.of(new ScalingRun.TierResult(tier.tier().wireName(),
+                desired, reason, false)), Map.of());
     }
 
     private ScalingMetrics compute(TierDefinition tier, ScalingConfig.TierSettings settings, Instant at) {

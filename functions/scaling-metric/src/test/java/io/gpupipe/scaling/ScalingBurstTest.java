@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.localaws.standin.AutoScalingStandInResource;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.CloudWatchStandInResource;
 import io.gpupipe.localaws.standin.EcsStandIn;
@@ -35,6 +36,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
         name = EcsStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.ecs-endpoint-override"))
 @WithTestResource(value = CloudWatchStandInResource.class, initArgs = @ResourceArg(
         name = CloudWatchStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.cloudwatch-endpoint-override"))
+@WithTestResource(value = AutoScalingStandInResource.class, initArgs = @ResourceArg(
+        name = AutoScalingStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.autoscaling-endpoint-override"))
 class ScalingBurstTest {
     @InjectLocalAws
     LocalAws aws;

@@ -9,6 +9,7 @@ import io.gpupipe.function.RecordingJsonLines;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.localaws.standin.AutoScalingStandInResource;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.CloudWatchStandInResource;
 import io.gpupipe.localaws.standin.EcsStandIn;
@@ -40,6 +41,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
         name = EcsStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.ecs-endpoint-override"))
 @WithTestResource(value = CloudWatchStandInResource.class, initArgs = @ResourceArg(
         name = CloudWatchStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.cloudwatch-endpoint-override"))
+@WithTestResource(value = AutoScalingStandInResource.class, initArgs = @ResourceArg(
+        name = AutoScalingStandInResource.ENDPOINT_PROPERTY, value = "gpupipe.scaling.autoscaling-endpoint-override"))
 class ScalingMetricHandlerTest {
     static final Instant TICK = Instant.parse("2026-11-29T12:00:00Z");
     static final String GPU_NAMESPACE = "ECS/ContainerInsights";

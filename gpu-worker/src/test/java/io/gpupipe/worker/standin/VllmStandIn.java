@@ -29,6 +29,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code GET /health}, {@code GET /v1/models}, Prometheus {@code GET /metrics} with
  * {@code vllm:num_requests_running/waiting}) over a continuous-batching timing model ({@link BatchingEngine}), with
  * fault injection: HTTP 500 for the next calls, down (connection refused), and slow sequences.
+ *
+ * <p>Start-up follows vLLM's contract: {@code vllm serve} binds its port before it builds the engine but serves HTTP
+ * only once the engine is up (vllm/entrypoints/openai/api_server.py: {@code setup_server} binds the socket, "before
+ * the engine is set up"; {@code build_and_serve} starts uvicorn after {@code build_async_engine_client} returned, i.e.
+ * after weights, profiling and CUDA graph capture). A bound socket that does not listen refuses connections, so
+ * during the {@link Settings#loadDelay} every endpoint, {@code /health} and {@code /v1/models} included, answers
+ * "connection refused"; then all of them answer at once.
  */
 public final class VllmStandIn implements AutoCloseable {
     private static final String REQUEST_BYTES = "gpupipe.request-bytes";
@@ -56,6 +63,7 @@ public final class VllmStandIn implements AutoCloseable {
     private volatile InetAddress address = InetAddress.getLoopbackAddress();
     private volatile HttpServer server;
     private volatile boolean healthy = true;
+    private volatile boolean loading;
     private volatile boolean chatTemplate = true;
 
     /**
@@ -68,10 +76,16 @@ public final class VllmStandIn implements AutoCloseable {
      */
     public record Settings(int maxSequences, Duration stepTime, double stepGrowth, String model, String apiKey,
                            boolean ignoreEos, String schedulingPolicy, int maxModelLen, String modelRoot,
-                           Optional<ModelServerContract> contract) {
+                           Optional<ModelServerContract> contract, Duration loadDelay) {
         public static Settings defaults() {
             return new Settings(8, Duration.ofMillis(2), 0.01, "stand-in/tiny-llm", null, false, "fcfs", 4096, null,
-                    Optional.empty());
+                    Optional.empty(), Duration.ZERO);
+        }
+
+        /** How long the server loads its model after start: connections are refused until then (vLLM's start-up). */
+        public Settings withLoadDelay(Duration delay) {
+            return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
+                    maxModelLen, modelRoot, contract, delay);
         }
 
         /**
@@ -106,47 +120,47 @@ public final class VllmStandIn implements AutoCloseable {
 
         public Settings withMaxSequences(int n) {
             return new Settings(n, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen,
-                    modelRoot, contract);
+                    modelRoot, contract, loadDelay);
         }
 
         public Settings withStep(Duration step, double growth) {
             return new Settings(maxSequences, step, growth, model, apiKey, ignoreEos, schedulingPolicy, maxModelLen,
-                    modelRoot, contract);
+                    modelRoot, contract, loadDelay);
         }
 
         public Settings withApiKey(String key) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, key, ignoreEos, schedulingPolicy,
-                    maxModelLen, modelRoot, contract);
+                    maxModelLen, modelRoot, contract, loadDelay);
         }
 
         public Settings withIgnoreEos(boolean ignore) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignore, schedulingPolicy,
-                    maxModelLen, modelRoot, contract);
+                    maxModelLen, modelRoot, contract, loadDelay);
         }
 
         public Settings withModel(String name) {
             return new Settings(maxSequences, stepTime, stepGrowth, name, apiKey, ignoreEos, schedulingPolicy,
-                    maxModelLen, modelRoot, contract);
+                    maxModelLen, modelRoot, contract, loadDelay);
         }
 
         public Settings withSchedulingPolicy(String policy) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, policy, maxModelLen,
-                    modelRoot, contract);
+                    modelRoot, contract, loadDelay);
         }
 
         public Settings withMaxModelLen(int tokens) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
-                    tokens, modelRoot, contract);
+                    tokens, modelRoot, contract, loadDelay);
         }
 
         public Settings withModelRoot(String root) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
-                    maxModelLen, root, contract);
+                    maxModelLen, root, contract, loadDelay);
         }
 
         public Settings withContract(ModelServerContract served) {
             return new Settings(maxSequences, stepTime, stepGrowth, model, apiKey, ignoreEos, schedulingPolicy,
-                    maxModelLen, modelRoot, Optional.of(served));
+                    maxModelLen, modelRoot, Optional.of(served), loadDelay);
         }
     }
 
@@ -156,9 +170,23 @@ public final class VllmStandIn implements AutoCloseable {
         this.port = port;
     }
 
+    /** Starts the server; with a {@link Settings#loadDelay} it refuses connections until the delay has passed. */
     public static VllmStandIn start(Settings settings) {
         VllmStandIn standIn = new VllmStandIn(settings, 0);
         standIn.listen(0);
+        if (!settings.loadDelay().isZero() && !settings.loadDelay().isNegative()) {
+            standIn.startLoading();
+            Thread loader = new Thread(() -> {
+                try {
+                    Thread.sleep(settings.loadDelay().toMillis());
+                    standIn.finishLoading();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "vllm-standin-load");
+            loader.setDaemon(true);
+            loader.start();
+        }
         return standIn;
     }
 
@@ -168,6 +196,25 @@ public final class VllmStandIn implements AutoCloseable {
         standIn.address = host;
         standIn.listen(port);
         return standIn;
+    }
+
+    /** The model is loading again (as after a restart): connections are refused until {@link #finishLoading}. */
+    public synchronized void startLoading() {
+        loading = true;
+        server.stop(0);
+    }
+
+    /** The engine is up: the server listens on its port and answers everything at once. */
+    public synchronized void finishLoading() {
+        if (loading) {
+            loading = false;
+            listen(port);
+        }
+    }
+
+    /** True while the model loads (connections refused). */
+    public boolean loading() {
+        return loading;
     }
 
     public URI url() {

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Starts a {@link VllmStandIn} for a {@code @QuarkusTest} and points {@code quarkus.rest-client.vllm.url} at it.
  * Init args: {@code max-sequences}, {@code step-ms}, {@code api-key}, {@code ignore-eos}, {@code scheduling-policy}
- * (vLLM's default fcfs), {@code max-model-len}. Fields annotated {@link InjectVllmStandIn}
+ * (vLLM's default fcfs), {@code max-model-len}, {@code load-delay-ms} (connections refused while the model loads, as
+ * vLLM's; the test may end it early with {@link VllmStandIn#finishLoading}). Fields annotated {@link InjectVllmStandIn}
  * receive the instance.
  */
 public class VllmStandInResource implements QuarkusTestResourceLifecycleManager {
@@ -22,7 +23,8 @@ public class VllmStandInResource implements QuarkusTestResourceLifecycleManager 
                 .withStep(Duration.ofMillis(stepMs), 0.01).withApiKey(initArgs.get("api-key"))
                 .withIgnoreEos(Boolean.parseBoolean(initArgs.getOrDefault("ignore-eos", "false")))
                 .withSchedulingPolicy(initArgs.getOrDefault("scheduling-policy", "fcfs"))
-                .withMaxModelLen(Integer.parseInt(initArgs.getOrDefault("max-model-len", "4096")));
+                .withMaxModelLen(Integer.parseInt(initArgs.getOrDefault("max-model-len", "4096")))
+                .withLoadDelay(Duration.ofMillis(Long.parseLong(initArgs.getOrDefault("load-delay-ms", "0"))));
     }
 
     @Override

@@ -27,6 +27,28 @@ class VllmStandInTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
+    void start_shouldRefuseEveryConnectionWhileTheModelLoads_thenAnswerAllAtOnce_likeVllm() throws Exception {
+        // given: vLLM binds its port before building the engine and serves HTTP only after it
+        try (VllmStandIn server = VllmStandIn.start(VllmStandIn.Settings.defaults()
+                .withLoadDelay(Duration.ofHours(1)))) {
+            // then: /health and /v1/models are refused while loading, not answered 503
+            for (String path : List.of("/health", "/v1/models")) {
+                assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(server.url().resolve(path)).build(),
+                        HttpResponse.BodyHandlers.discarding())).as(path).isInstanceOf(ConnectException.class);
+            }
+            assertThat(server.loading()).isTrue();
+
+            // when the engine is up: everything answers, on the same port
+            server.finishLoading();
+            assertThat(http.send(HttpRequest.newBuilder(server.url().resolve("/health")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+            assertThat(http.send(HttpRequest.newBuilder(server.url().resolve("/v1/models")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).contains(server.settings().model());
+            assertThat(server.loading()).isFalse();
+        }
+    }
+
+    @Test
     void completions_shouldAnswerLikeVllm_withTextFinishReasonAndUsage() throws Exception {
         try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
             // when

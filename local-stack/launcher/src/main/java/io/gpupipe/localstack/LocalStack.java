@@ -4,6 +4,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.EcsStandIn;
+import io.gpupipe.localaws.standin.LambdaStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +69,7 @@ public final class LocalStack implements AutoCloseable {
     private SnsStandIn sns;
     private EcsStandIn ecs;
     private CloudWatchStandIn cloudWatch;
+    private LambdaStandIn lambda;
     private LambdaFunction router;
     private LambdaFunction notifier;
     private LambdaFunction scalingMetric;
@@ -138,9 +141,14 @@ public final class LocalStack implements AutoCloseable {
             console.info("every component appends its spans to " + options.traceFile());
         }
 
+        Optional<Path> scalingZip = packages.functionZip("scaling-metric");
+        if (scalingZip.isPresent()) {
+            lambda = startLambda();
+        }
         step("starting the router function from " + packages.repo().relativize(routerZip));
         router = startFunction(spec("router", overrides.apply("router", env.router(
-                ComponentEnvironment.modelVersions(aws.tiers(), options.backend(), textModel))))
+                ComponentEnvironment.modelVersions(aws.tiers(), options.backend(), textModel),
+                lambda == null ? null : lambda.endpoint())))
                 .withConcurrency(options.routerConcurrency()), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
@@ -151,7 +159,6 @@ public final class LocalStack implements AutoCloseable {
             notes.add("result notifier: not built (functions/result-notifier/target/function.zip), so no S3 event "
                     + "delivery");
         }
-        Optional<Path> scalingZip = packages.functionZip("scaling-metric");
         if (scalingZip.isPresent()) {
             startControlPlane();
             step("starting the scaling-metric function");
@@ -195,6 +202,7 @@ public final class LocalStack implements AutoCloseable {
         }
         if (scalingMetric != null) {
             scalingMetric.awaitReady(FUNCTION_START_LIMIT);
+            lambda.register(ComponentEnvironment.SCALING_FUNCTION, this::wake);
         }
         if (deadLetter != null) {
             deadLetter.awaitReady(FUNCTION_START_LIMIT);
@@ -204,7 +212,7 @@ public final class LocalStack implements AutoCloseable {
             batch.awaitReady(FUNCTION_START_LIMIT);
             batchEvents = sqsEvents("batch-events", batch, "batch");
         }
-        for (WorkerProcess worker : workers().values()) {
+        for (WorkerProcess worker : overrides.awaitWorkers() ? workers().values() : List.<WorkerProcess>of()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (/q/health/ready)");
             worker.awaitReady(WORKER_START_LIMIT, PROGRESS_EVERY, console);
         }
@@ -244,6 +252,25 @@ public final class LocalStack implements AutoCloseable {
         SamTemplate.SqsSource source = sources.get(0);
         return SqsEventSource.start(label, function, aws, LocalQueues.of(source.queue()), console,
                 source.batchSize());
+    }
+
+    private LambdaStandIn startLambda() {
+        try {
+            return LocalStandIns.lambda();
+        } catch (IOException e) {
+            throw new StartupException("cannot start the local Lambda stand-in: " + e.getMessage(), e);
+        }
+    }
+
+    /** The router's asynchronous wake reaches the scaling function as Lambda would deliver it. */
+    private void wake(byte[] event) {
+        try {
+            LambdaFunction.Invocation result = scalingMetric.invoke(event);
+            console.component("lambda", "scaling-metric <- " + new String(event, StandardCharsets.UTF_8)
+                    + (result.ok() ? "" : " failed: " + new String(result.payload(), StandardCharsets.UTF_8)));
+        } catch (IOException | RuntimeException e) {
+            console.component("lambda", "cannot invoke the scaling-metric function: " + e.getMessage());
+        }
     }
 
     private LambdaFunction startFunction(LambdaFunction.Spec spec, Path zip, Path childClasses) {
@@ -369,6 +396,11 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(cloudWatch);
     }
 
+    /** The Lambda stand-in the router's wakes go through (when the scaling function is built). */
+    public Optional<LambdaStandIn> lambda() {
+        return Optional.ofNullable(lambda);
+    }
+
     public Optional<SnsStandIn> sns() {
         return Optional.ofNullable(sns);
     }
@@ -441,6 +473,9 @@ public final class LocalStack implements AutoCloseable {
         }
         if (ecs != null) {
             ecs.close();
+        }
+        if (lambda != null) {
+            lambda.close();
         }
         if (cloudWatch != null) {
             cloudWatch.close();

@@ -12,12 +12,13 @@ import java.util.function.UnaryOperator;
 /**
  * What a test (the chaos soak) changes in a stack beyond the command line: the SQS and S3 endpoints each component is
  * given (e.g. a fault-injecting proxy in front of the real ones), extra environment variables per component, the
- * queues' settings and the worker restart policy. Components are named as on the console: {@code router},
- * {@code worker-small}, {@code worker-large}. {@link #none()} changes nothing.
+ * queues' settings, the worker restart policy, and whether the start waits for the workers to be ready (not while a
+ * test holds the model server loading, as a slow vLLM start would). Components are named as on the console:
+ * {@code router}, {@code worker-small}, {@code worker-large}. {@link #none()} changes nothing.
  */
 public record StackOverrides(BiFunction<String, URI, URI> sqsEndpoint, BiFunction<String, URI, URI> s3Endpoint,
                              Map<String, Map<String, String>> environment, UnaryOperator<LocalAwsOptions> localAws,
-                             WorkerSupervisor.RestartPolicy restartPolicy) {
+                             WorkerSupervisor.RestartPolicy restartPolicy, boolean awaitWorkers) {
     private static final String SQS_ENDPOINT = ComponentEnvironment.envName("quarkus.sqs.endpoint-override");
     private static final String S3_ENDPOINT = ComponentEnvironment.envName("quarkus.s3.endpoint-override");
 
@@ -27,12 +28,12 @@ public record StackOverrides(BiFunction<String, URI, URI> sqsEndpoint, BiFunctio
 
     public static StackOverrides none() {
         return new StackOverrides((component, uri) -> uri, (component, uri) -> uri, Map.of(), options -> options,
-                WorkerSupervisor.RestartPolicy.defaults());
+                WorkerSupervisor.RestartPolicy.defaults(), true);
     }
 
     /** Each component's SQS and S3 clients get the endpoint these functions answer for (component, real endpoint). */
     public StackOverrides withEndpoints(BiFunction<String, URI, URI> sqs, BiFunction<String, URI, URI> s3) {
-        return new StackOverrides(sqs, s3, environment, localAws, restartPolicy);
+        return new StackOverrides(sqs, s3, environment, localAws, restartPolicy, awaitWorkers);
     }
 
     /** Adds environment variables to one component's. */
@@ -41,15 +42,20 @@ public record StackOverrides(BiFunction<String, URI, URI> sqsEndpoint, BiFunctio
         Map<String, String> merged = new LinkedHashMap<>(all.getOrDefault(component, Map.of()));
         merged.putAll(variables);
         all.put(component, Map.copyOf(merged));
-        return new StackOverrides(sqsEndpoint, s3Endpoint, all, localAws, restartPolicy);
+        return new StackOverrides(sqsEndpoint, s3Endpoint, all, localAws, restartPolicy, awaitWorkers);
     }
 
     public StackOverrides withLocalAws(UnaryOperator<LocalAwsOptions> change) {
-        return new StackOverrides(sqsEndpoint, s3Endpoint, environment, change, restartPolicy);
+        return new StackOverrides(sqsEndpoint, s3Endpoint, environment, change, restartPolicy, awaitWorkers);
     }
 
     public StackOverrides withRestartPolicy(WorkerSupervisor.RestartPolicy policy) {
-        return new StackOverrides(sqsEndpoint, s3Endpoint, environment, localAws, policy);
+        return new StackOverrides(sqsEndpoint, s3Endpoint, environment, localAws, policy, awaitWorkers);
+    }
+
+    /** The start returns once the API answers, without waiting for the workers' readiness. */
+    public StackOverrides withoutAwaitingWorkers() {
+        return new StackOverrides(sqsEndpoint, s3Endpoint, environment, localAws, restartPolicy, false);
     }
 
     LocalAwsOptions localAws(LocalAwsOptions defaults) {

@@ -35,6 +35,19 @@ public record ModelVersion(String repository, String revision, String serverImag
         return "/models/" + revision;
     }
 
+    /**
+     * Where staged weights live in a bucket when the model server streams them from S3 instead of its image:
+     * {@code models/<repository>/<revision>/} (native-build/stage-weights.sh writes exactly there).
+     */
+    public String stagedPrefix() {
+        return "models/" + repository + "/" + revision + "/";
+    }
+
+    /** The S3 URI vLLM serves staged weights from, and then reports as the model's root. */
+    public String streamedPath(String bucket) {
+        return "s3://" + bucket + "/" + stagedPrefix();
+    }
+
     /** The value results carry as {@code modelVersion}: {@code repository@revision+image tag}. */
     public String wireForm() {
         return repository + "@" + revision + "+" + serverImageTag;

@@ -6,6 +6,8 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
+import software.amazon.awssdk.services.autoscaling.AutoScalingClientBuilder;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClientBuilder;
 import software.amazon.awssdk.services.ecs.EcsClient;
@@ -13,7 +15,7 @@ import software.amazon.awssdk.services.ecs.EcsClientBuilder;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The plain SDK clients for ECS and CloudWatch: quarkus-amazon-services has no ECS extension, and its CloudWatch
+ * The plain SDK clients for ECS, CloudWatch and EC2 Auto Scaling: quarkus-amazon-services has no ECS extension, and its CloudWatch
  * extension ({@code quarkus-amazon-cloudwatch}, in the 3.14.1 BOM) is not served by the registry this project builds
  * from (see the parent pom). Region and credentials from the SDK's default chains (AWS_REGION and the function's role
  * in Lambda), endpoint from configuration for local runs, URL-connection HTTP client like the Quarkus-managed SQS
@@ -36,6 +38,19 @@ public class AwsClients {
                 .overrideConfiguration(sameTimeLimits(sqs));
         config.cloudwatchEndpointOverride().ifPresent(builder::endpointOverride);
         return builder.build();
+    }
+
+    @Produces
+    @Singleton
+    AutoScalingClient autoScaling(ScalingConfig config, SqsClient sqs) {
+        AutoScalingClientBuilder builder = AutoScalingClient.builder().httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(sameTimeLimits(sqs));
+        config.autoscalingEndpointOverride().ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
+    void closeAutoScaling(@Disposes AutoScalingClient client) {
+        client.close();
     }
 
     /** The API-call time limits configured for the Quarkus-managed SQS client ({@code quarkus.sqs.api-call-*}). */

@@ -3,6 +3,7 @@ package io.gpupipe.localstack.aws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.EcsStandIn;
+import io.gpupipe.localaws.standin.LambdaStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.Console;
 import java.io.IOException;
@@ -34,6 +35,11 @@ public final class LocalStandIns {
     /** ECS, where {@code runningTasks} tells how many tasks run (and are desired) for a service name. */
     public static EcsStandIn ecs(ToIntFunction<String> runningTasks) throws IOException {
         return new EcsStandIn(runningTasks);
+    }
+
+    /** Lambda's asynchronous Invoke (the router's wake of an idle tier reaches the scaling function through it). */
+    public static LambdaStandIn lambda() throws IOException {
+        return new LambdaStandIn();
     }
 
     /** CloudWatch, printing {@code [cloudwatch] PutMetricData namespace: Metric{dimensions} = value unit, ...}. */

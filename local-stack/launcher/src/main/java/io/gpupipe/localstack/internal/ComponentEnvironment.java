@@ -62,9 +62,24 @@ public final class ComponentEnvironment {
         return env;
     }
 
+    /** The scaling-metric function's name in the local stack: what the router's wake invokes. */
+    public static final String SCALING_FUNCTION = "scaling-metric";
+
     /** The router, with the model version of each tier whose workers' version the stack knows (result cache). */
     public Map<String, String> router(Map<Tier, String> modelVersions) {
+        return router(modelVersions, null);
+    }
+
+    /**
+     * The router as above; with {@code lambdaEndpoint} (the Lambda stand-in) its wake of an idle tier invokes the
+     * local scaling-metric function there, as SAM's GPUPIPE_ROUTER_WAKE_FUNCTION makes it invoke the deployed one.
+     */
+    public Map<String, String> router(Map<Tier, String> modelVersions, URI lambdaEndpoint) {
         Map<String, String> env = awsClients();
+        if (lambdaEndpoint != null) {
+            env.put("GPUPIPE_ROUTER_WAKE_FUNCTION", SCALING_FUNCTION);
+            env.put("GPUPIPE_ROUTER_WAKE_ENDPOINT_OVERRIDE", lambdaEndpoint.toString());
+        }
         for (TierDefinition tier : aws.tiers().tiers()) {
             env.put("GPUPIPE_ROUTER_QUEUE_URLS_" + tier.tier().envName(), aws.queueUrl(tier.queue()));
         }

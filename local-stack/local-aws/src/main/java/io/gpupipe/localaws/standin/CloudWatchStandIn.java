@@ -28,6 +28,8 @@ import java.util.stream.Collectors;
  * bodies accepted; CBOR by jackson-dataformat-cbor). {@code GetMetricData} answers the datapoints scripted with
  * {@link #setSeries} (none by default: the local stack has no GPU, so no signal), or an injected failure;
  * {@code PutMetricData} calls are recorded and handed to an optional listener (the local stack prints them).
+ * Alarms scripted with {@link #setAlarm} answer {@code DescribeAlarms} (by name) and follow
+ * {@code DisableAlarmActions} / {@code EnableAlarmActions}.
  *
  * <p>It refuses what CloudWatch refuses ({@link PutMetricDataRules}), with CloudWatch's error shape on this protocol:
  * HTTP 400, the Smithy shape id in {@code __type} and the service's AWS Query error code in the
@@ -61,12 +63,17 @@ public final class CloudWatchStandIn implements StandIn {
     public record Point(Instant timestamp, double value) {
     }
 
+    /** A scripted metric alarm: whether its actions are enabled, and its state (OK, ALARM, INSUFFICIENT_DATA). */
+    public record AlarmState(boolean actionsEnabled, String state) {
+    }
+
     private static final CBORMapper MAPPER = new CBORMapper();
 
     private final HttpServer server;
     private final Map<String, List<Point>> series = new ConcurrentHashMap<>();
     private final List<PutCall> puts = new CopyOnWriteArrayList<>();
     private final List<JsonNode> metricDataQueries = new CopyOnWriteArrayList<>();
+    private final Map<String, AlarmState> alarms = new ConcurrentHashMap<>();
     private volatile boolean failGetMetricData;
     private volatile Consumer<PutCall> listener = call -> { };
 
@@ -103,7 +110,18 @@ public final class CloudWatchStandIn implements StandIn {
         return List.copyOf(metricDataQueries);
     }
 
+    /** An alarm {@code DescribeAlarms} knows, as the CDK app would have created it. */
+    public void setAlarm(String name, boolean actionsEnabled, String state) {
+        alarms.put(name, new AlarmState(actionsEnabled, state));
+    }
+
+    /** The scripted alarm's current switch and state, if it exists. */
+    public Optional<AlarmState> alarm(String name) {
+        return Optional.ofNullable(alarms.get(name));
+    }
+
     public void reset() {
+        alarms.clear();
         series.clear();
         puts.clear();
         metricDataQueries.clear();
@@ -138,10 +156,39 @@ public final class CloudWatchStandIn implements StandIn {
                 ok(exchange, new ByteArrayOutputStream());
             } else if ("GetMetricData".equals(operation)) {
                 getMetricData(exchange, request);
+            } else if ("DescribeAlarms".equals(operation)) {
+                describeAlarms(exchange, request);
+            } else if ("DisableAlarmActions".equals(operation) || "EnableAlarmActions".equals(operation)) {
+                boolean enable = "EnableAlarmActions".equals(operation);
+                request.path("AlarmNames").forEach(n -> alarms.computeIfPresent(n.asText(),
+                        (name, a) -> new AlarmState(enable, a.state())));
+                ok(exchange, new ByteArrayOutputStream());
             } else {
                 error(exchange, 400, "UnknownOperationException", "unsupported operation " + operation);
             }
         }
+    }
+
+    /** DescribeAlarms by AlarmNames: the scripted alarms among them, as MetricAlarms. */
+    private void describeAlarms(HttpExchange exchange, JsonNode request) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (CBORGenerator g = new CBORFactory().createGenerator(out)) {
+            g.writeStartObject();
+            g.writeArrayFieldStart("MetricAlarms");
+            for (JsonNode name : request.path("AlarmNames")) {
+                AlarmState alarm = alarms.get(name.asText());
+                if (alarm != null) {
+                    g.writeStartObject();
+                    g.writeStringField("AlarmName", name.asText());
+                    g.writeBooleanField("ActionsEnabled", alarm.actionsEnabled());
+                    g.writeStringField("StateValue", alarm.state());
+                    g.writeEndObject();
+                }
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        ok(exchange, out);
     }
 
     private static PutCall putCall(JsonNode request) {

@@ -25,6 +25,8 @@ import java.util.function.ToIntFunction;
  * back under {@code failures} with reason MISSING, an unknown cluster as ClusterNotFoundException, as ECS does), or
  * live ({@link #EcsStandIn(ToIntFunction)}: every cluster and service exists, with as many running (and desired)
  * tasks as the function says, as the local stack reports its worker processes). Request bodies are recorded.
+ * {@code UpdateService} with a {@code desiredCount} sets a scripted service's desired count (its running count follows
+ * only when the test sets it: ECS starts tasks later) and is recorded; in live mode it is recorded only.
  */
 public final class EcsStandIn implements StandIn {
     static final String TARGET_PREFIX = "AmazonEC2ContainerServiceV20141113.";
@@ -40,6 +42,7 @@ public final class EcsStandIn implements StandIn {
     private final ToIntFunction<String> liveRunningTasks;
     private final Map<String, Map<String, ServiceState>> clusters = new ConcurrentHashMap<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> updates = new CopyOnWriteArrayList<>();
 
     /** Scripted: knows only the services given to {@link #setService}. */
     public EcsStandIn() throws IOException {
@@ -71,9 +74,38 @@ public final class EcsStandIn implements StandIn {
         return List.copyOf(requests);
     }
 
+    /** UpdateService request bodies received, in order. */
+    public List<JsonNode> updates() {
+        return List.copyOf(updates);
+    }
+
     public void reset() {
         clusters.clear();
         requests.clear();
+        updates.clear();
+    }
+
+    /** ECS's UpdateService: a scripted service's desired count changes (ServiceNotFoundException when missing). */
+    private void updateService(HttpExchange exchange, JsonNode request) throws IOException {
+        String cluster = request.path("cluster").asText("default");
+        cluster = cluster.substring(cluster.lastIndexOf('/') + 1);
+        String name = request.path("service").asText();
+        String service = name.substring(name.lastIndexOf('/') + 1);
+        if (liveRunningTasks == null) {
+            ServiceState state = clusters.getOrDefault(cluster, Map.of()).get(service);
+            if (state == null) {
+                error(exchange, 400, "ServiceNotFoundException", "Service not found.");
+                return;
+            }
+            if (request.has("desiredCount")) {
+                setService(cluster, service, request.path("desiredCount").asInt(), state.running());
+            }
+        }
+        ServiceState now = state(clusters.getOrDefault(cluster, Map.of()), service);
+        ObjectNode response = JSON.createObjectNode();
+        response.putObject("service").put("serviceName", service).put("desiredCount", now.desired())
+                .put("runningCount", now.running()).put("status", "ACTIVE");
+        StandInHttp.respond(exchange, 200, CONTENT_TYPE, JSON.writeValueAsBytes(response));
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -88,11 +120,17 @@ public final class EcsStandIn implements StandIn {
                 error(exchange, 403, "UnrecognizedClientException", "request is not SigV4-signed for ecs");
                 return;
             }
-            if (!(TARGET_PREFIX + "DescribeServices").equals(target)) {
+            boolean update = (TARGET_PREFIX + "UpdateService").equals(target);
+            if (!update && !(TARGET_PREFIX + "DescribeServices").equals(target)) {
                 error(exchange, 400, "UnknownOperationException", "unsupported target " + target);
                 return;
             }
             JsonNode request = JSON.readTree(StandInHttp.body(exchange));
+            if (update) {
+                updates.add(request);
+                updateService(exchange, request);
+                return;
+            }
             requests.add(request);
             describeServices(exchange, request);
         }
