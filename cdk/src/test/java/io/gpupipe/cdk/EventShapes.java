@@ -1,16 +1,21 @@
 package io.gpupipe.cdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.scaling.TierWake;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Whether a sample event could reach a function as the translated template wires it: an SQS batch from its event
  * source mapping (no more records than its BatchSize, from the queue it names), S3 records its bucket notification's
  * filters pass, an EventBridge schedule or rule match, or an API Gateway HTTP API (payload 2.0) request of one of its
- * routes. An event matching none of the function's sources is one it is never given.
+ * routes, or a direct asynchronous Invoke by a function whose role may invoke it (the router's tier wake). An event
+ * matching none of the function's sources is one it is never given.
  */
 final class EventShapes {
     private EventShapes() {
@@ -31,6 +36,7 @@ final class EventShapes {
                 case "AWS::Events::Rule" -> targets(properties.get("Targets").get(0).get("Arn"), function)
                         ? eventBridge(event, properties) : null;
                 case "AWS::ApiGatewayV2::Api" -> httpApi(function, event, properties.path("Body").path("paths"));
+                case "AWS::IAM::Role" -> invokes(properties, function) ? directInvoke(event) : null;
                 default -> null;
             };
             if (problem != null && problem.isEmpty()) {
@@ -42,6 +48,31 @@ final class EventShapes {
         }
         mismatches.add(0, "matches none of the sources " + function + " is given:");
         return mismatches;
+    }
+
+    /** True when the role (of another function) may invoke {@code function}: {@code lambda:InvokeFunction} on it. */
+    private static boolean invokes(JsonNode role, String function) {
+        for (JsonNode statement : role.findValues("Statement")) {
+            for (JsonNode one : statement.isArray() ? statement : List.of(statement)) {
+                if (one.path("Action").asText().equals("lambda:InvokeFunction")
+                        && one.path("Resource").path("Fn::GetAtt").path(0).asText().equals(function)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The only payload a function invokes another with: the router's tier wake ({@link TierWake#toJson}). */
+    private static String directInvoke(JsonNode event) {
+        Optional<TierWake> wake = TierWake.from(event.path("source").asText(), event.path("detail-type").asText(),
+                event.get("detail"), Instant.EPOCH);
+        if (wake.isEmpty()) {
+            return "direct invoke: not a tier wake (source " + TierWake.SOURCE + ", detail-type "
+                    + TierWake.DETAIL_TYPE + ", detail.tier)";
+        }
+        return TierCatalogue.bundled().find(wake.get().tier().wireName()).isPresent() ? ""
+                : "direct invoke: tier " + wake.get().tier().wireName() + " is not in the catalogue";
     }
 
     private static boolean targets(JsonNode reference, String function) {

@@ -38,6 +38,8 @@ class SamTranslatedTemplateTest {
     private static final String BUCKET_BY_NAME = "arn:${AWS::Partition}:s3:::gpupipe-results-${StackUuid}";
     private static final String KMS_IF_SET = "if UseResultsKmsKey: kms:Decrypt ${ResultsKmsKeyArn}|"
             + "if UseResultsKmsKey: kms:GenerateDataKey ${ResultsKmsKeyArn}";
+    private static final String ALARMS = "arn:${AWS::Partition}:cloudwatch:${AWS::Region}:${AWS::AccountId}:alarm:"
+            + "${ClusterName}-*";
     private static final String LOGS = "logs:CreateLogGroup *|logs:CreateLogStream *|logs:PutLogEvents *";
 
     /**
@@ -59,7 +61,8 @@ class SamTranslatedTemplateTest {
                     "if UseBedrock: bedrock:InvokeModel arn:${AWS::Partition}:bedrock:*::foundation-model/"
                             + "${BedrockModelId}",
                     "if UseBedrock: bedrock:InvokeModel arn:${AWS::Partition}:bedrock:${AWS::Region}:"
-                            + "${AWS::AccountId}:inference-profile/${BedrockModelId}"),
+                            + "${AWS::AccountId}:inference-profile/${BedrockModelId}",
+                    "if UseWake: lambda:InvokeFunction ${ScalingMetricFunction.Arn}"),
             "ResultNotifierFunction", String.join("|", LOGS, "sqs:SendMessage ${FunctionFailureQueue.Arn}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${SuccessTopic.TopicName}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${ErrorTopic.TopicName}",
@@ -76,7 +79,14 @@ class SamTranslatedTemplateTest {
             "ScalingMetricFunction", String.join("|", LOGS, "sqs:GetQueueAttributes ${<tier>Queue.Arn}",
                     "ecs:DescribeServices arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:service/"
                             + "${ClusterName}/*",
-                    "cloudwatch:PutMetricData *", "cloudwatch:GetMetricData *"),
+                    "cloudwatch:PutMetricData *", "cloudwatch:GetMetricData *",
+                    // the wake (docs/cold-start.md): the tier's service, its to-zero alarm, its warm-pool group
+                    "ecs:UpdateService arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:service/"
+                            + "${ClusterName}/*",
+                    "cloudwatch:DescribeAlarms " + ALARMS, "cloudwatch:DisableAlarmActions " + ALARMS,
+                    "cloudwatch:EnableAlarmActions " + ALARMS, "autoscaling:DescribeAutoScalingGroups *",
+                    "autoscaling:SetDesiredCapacity arn:${AWS::Partition}:autoscaling:${AWS::Region}:"
+                            + "${AWS::AccountId}:autoScalingGroup:*:autoScalingGroupName/${ClusterName}-*"),
             "RepairLoggerFunction", String.join("|", LOGS, "sqs:SendMessage ${FunctionFailureQueue.Arn}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${AlarmTopic.TopicName}",
                     "kms:Decrypt ${TopicKey.Arn}", "kms:GenerateDataKey ${TopicKey.Arn}"),
@@ -92,9 +102,13 @@ class SamTranslatedTemplateTest {
                     "s3:GetObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/jobs/*",
                     "s3:DeleteObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/payloads/*",
                     "s3:GetObject " + BUCKET + "/results/*", "s3:ListBucket " + BUCKET, KMS_IF_SET));
-    /** Actions allowed on "*": they have no resource type (CloudWatch metrics) or are Lambda's own log writes. */
+    /**
+     * Actions allowed on "*": they have no resource type (CloudWatch metrics, DescribeAutoScalingGroups: Service
+     * Authorization Reference) or are Lambda's own log writes.
+     */
     private static final Set<String> UNSCOPED = Set.of("logs:CreateLogGroup", "logs:CreateLogStream",
-            "logs:PutLogEvents", "cloudwatch:PutMetricData", "cloudwatch:GetMetricData");
+            "logs:PutLogEvents", "cloudwatch:PutMetricData", "cloudwatch:GetMetricData",
+            "autoscaling:DescribeAutoScalingGroups");
 
     private static JsonNode resources;
 
