@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.MarkerSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
@@ -55,7 +56,7 @@ class CancelRaceTest extends WorkerAppTest {
         pipeline.putMarker(queued);
         AtomicBoolean cancelWon = new AtomicBoolean();
         store.afterFirstMarkerRead(id, s3 -> {
-            MarkerSnapshot current = s3.readMarker(id);
+            MarkerSnapshot current = s3.markerSnapshot(id);
             cancelWon.set(s3.replaceMarker(current.state().orElseThrow().cancelled(Instant.now()), current));
         });
         pipeline.send(LocalAws.LARGE_QUEUE, LocalPipeline.job(id, "race me " + id));

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueAttributes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -17,7 +17,7 @@ import io.gpupipe.model.batch.BatchRequest;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
-import io.gpupipe.submission.aws.S3BatchStore;
+import io.gpupipe.adapters.aws.S3BatchStore;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

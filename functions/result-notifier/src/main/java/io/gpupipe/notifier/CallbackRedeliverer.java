@@ -1,6 +1,6 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.function.JsonLines;
+import io.gpupipe.adapters.JsonLines;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.notify.CallbackDelivery;

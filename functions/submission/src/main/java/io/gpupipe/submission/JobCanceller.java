@@ -4,7 +4,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
-import io.gpupipe.submission.JobStore.StoredMarker;
+import io.gpupipe.adapters.JobStore.StoredMarker;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;

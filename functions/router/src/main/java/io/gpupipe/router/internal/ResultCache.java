@@ -9,7 +9,7 @@ import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.router.aws.CacheStore;
-import io.gpupipe.submission.exception.StoreUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
