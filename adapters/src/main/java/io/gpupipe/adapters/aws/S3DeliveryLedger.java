@@ -7,6 +7,7 @@ import io.gpupipe.model.JobLayout;
 import java.time.Clock;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * {@link DeliveryLedger} as small JSON objects under {@code notifications/}, written create-only
@@ -17,12 +18,12 @@ public final class S3DeliveryLedger implements DeliveryLedger {
     static final String CALLBACK = "callback";
     static final String UNDELIVERABLE = "undeliverable";
 
-    private final S3Objects objects;
+    private final S3Client s3;
     private final Clock clock;
 
-    /** {@code objects} names a default bucket; each record names its own. */
-    public S3DeliveryLedger(S3Objects objects, Clock clock) {
-        this.objects = objects;
+    /** Each record names its bucket (the bucket of the S3 event being notified). */
+    public S3DeliveryLedger(S3Client s3, Clock clock) {
+        this.s3 = s3;
         this.clock = clock;
     }
 
@@ -57,10 +58,11 @@ public final class S3DeliveryLedger implements DeliveryLedger {
     }
 
     private Optional<JsonNode> read(String bucket, String key) {
-        return objects.inBucket(bucket).read(key).map(bytes -> JobJson.read(bytes.asUtf8String(), JsonNode.class));
+        return new S3Objects(s3, null, bucket).read(key)
+                .map(bytes -> JobJson.read(bytes.asUtf8String(), JsonNode.class));
     }
 
     private void create(String bucket, String key, String json) {
-        objects.inBucket(bucket).createOnly(key, "application/json", RequestBody.fromString(json));
+        new S3Objects(s3, null, bucket).createOnly(key, "application/json", RequestBody.fromString(json));
     }
 }

@@ -48,11 +48,6 @@ public final class S3Objects {
         return bucket;
     }
 
-    /** The same calls on another bucket (the notifier's bucket comes with each event). */
-    public S3Objects inBucket(String otherBucket) {
-        return otherBucket.equals(bucket) ? this : new S3Objects(s3, presigner, otherBucket);
-    }
-
     /** Writes {@code body} only if no object is at {@code key}: its ETag, or empty when one is. */
     public Optional<String> createOnly(String key, String contentType, RequestBody body) {
         return conditionally("write", key, false, () -> s3.putObject(b -> b.bucket(bucket).key(key)

@@ -3,18 +3,18 @@ package io.gpupipe.adapters.aws;
 import io.gpupipe.adapters.ResultStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** {@link ResultStore} on S3 ({@link S3Objects}). */
 public final class S3ResultStore implements ResultStore {
-    private final S3Objects objects;
+    private final S3Client s3;
 
-    /** {@code objects} names a default bucket; each read names its own. */
-    public S3ResultStore(S3Objects objects) {
-        this.objects = objects;
+    public S3ResultStore(S3Client s3) {
+        this.s3 = s3;
     }
 
     @Override
     public Optional<String> read(String bucket, String key) {
-        return objects.inBucket(bucket).read(key).map(bytes -> bytes.asString(StandardCharsets.UTF_8));
+        return new S3Objects(s3, null, bucket).read(key).map(bytes -> bytes.asString(StandardCharsets.UTF_8));
     }
 }

@@ -34,8 +34,7 @@ class S3DeliveryLedgerConflictTest {
         plain = aws.newS3Client();
         conflicts = new ConditionalConflictStandIn();
         conflicting = aws.newS3Client(List.of(conflicts));
-        ledger = new S3DeliveryLedger(new S3Objects(conflicting, null, aws.bucket()),
-                Clock.fixed(Instant.parse("2026-12-01T03:00:00Z"), ZoneOffset.UTC));
+        ledger = new S3DeliveryLedger(conflicting, Clock.fixed(Instant.parse("2026-12-01T03:00:00Z"), ZoneOffset.UTC));
     }
 
     @AfterAll

@@ -12,6 +12,8 @@ import io.gpupipe.adapters.JobStore;
 import io.gpupipe.submission.JobSubmitter;
 import io.gpupipe.submission.LineLedger;
 import io.gpupipe.submission.TierQueueUrls;
+import io.gpupipe.adapters.BatchFiles;
+import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
@@ -25,7 +27,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Wires the submission rules and adapters the router uses (one implementation of each) from the Quarkus-managed
+ * Wires the submission rules and the adapters the router uses (one implementation of each) from the Quarkus-managed
  * clients. Batch lines are routed by the router's {@link RoutingPolicy} with its default thresholds and the heuristic
  * classifier: no per-line Bedrock call.
  */
@@ -73,6 +75,12 @@ public class BatchBeans {
     @Singleton
     BatchStore batchStore(S3Client s3, S3Presigner presigner, BatchConfig config) {
         return new S3BatchStore(s3, presigner, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    BatchFiles batchFiles(S3Client s3, BatchConfig config) {
+        return new S3BatchFiles(s3, config.bucket());
     }
 
     @Produces

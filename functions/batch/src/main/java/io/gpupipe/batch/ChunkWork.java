@@ -1,5 +1,6 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.batch.BatchLimits;

@@ -1,5 +1,6 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchProgress;
 import io.gpupipe.model.batch.BatchState;

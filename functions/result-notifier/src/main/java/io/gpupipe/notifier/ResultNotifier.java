@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import io.gpupipe.adapters.DeliveryLedger;
+import io.gpupipe.adapters.ResultStore;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.adapters.JsonLines;
 import io.gpupipe.model.JobJson;
@@ -12,6 +14,7 @@ import io.gpupipe.model.notify.ResultDocument;
 import io.gpupipe.model.notify.ResultEvent;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotifierAwsException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
@@ -84,6 +87,8 @@ public class ResultNotifier {
         try {
             return handle(record, key);
         } catch (NotifierAwsException e) {
+            return new RecordOutcome.Failed(key, e.getMessage(), e.retryable());
+        } catch (StoreUnavailableException e) {
             return new RecordOutcome.Failed(key, e.getMessage(), e.retryable());
         } catch (RuntimeException e) {
             return new RecordOutcome.Failed(key, "unexpected " + e.getClass().getSimpleName() + ": "

@@ -9,7 +9,6 @@ import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
-import io.gpupipe.router.aws.S3CacheStore;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
@@ -22,8 +21,8 @@ import io.gpupipe.adapters.JobQueue;
 import io.gpupipe.adapters.JobStore;
 import io.gpupipe.submission.TierQueueUrls;
 import io.gpupipe.adapters.aws.S3BatchStore;
+import io.gpupipe.adapters.aws.S3CacheStore;
 import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.adapters.aws.S3Objects;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.telemetry.Traces;
@@ -46,12 +45,6 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 @Singleton
 public class RouterBeans {
 
-    @Produces
-    @Singleton
-    Clock clock() {
-        return Clock.systemUTC();
-    }
-
     /** EMF lines go to stdout (looked up per line, so that a redirected System.out is honoured). */
     @Produces
     @Singleton
@@ -59,9 +52,10 @@ public class RouterBeans {
         return new RoutingMetrics(line -> System.out.println(line), clock, config.metricNamespace());
     }
 
+    /** One store for every role the router plays: submit, status and cancel ({@link JobStore}), cache hits. */
     @Produces
     @Singleton
-    JobStore jobStore(S3Client s3, S3Presigner presigner, RouterConfig config) {
+    S3JobStore jobStore(S3Client s3, S3Presigner presigner, RouterConfig config) {
         return new S3JobStore(s3, presigner, config.bucket());
     }
 
@@ -86,9 +80,9 @@ public class RouterBeans {
 
     @Produces
     @Singleton
-    ResultCache resultCache(S3Client s3, RouterConfig config, TierCatalogue tiers, RoutingMetrics metrics,
-                            Clock clock) {
-        return new ResultCache(new S3CacheStore(new S3Objects(s3, null, config.bucket())), tiers,
+    ResultCache resultCache(S3Client s3, S3JobStore results, RouterConfig config, TierCatalogue tiers,
+                            RoutingMetrics metrics, Clock clock) {
+        return new ResultCache(new S3CacheStore(s3, config.bucket()), results, tiers,
                 modelVersions(tiers, config.modelVersions()), metrics, clock);
     }
 

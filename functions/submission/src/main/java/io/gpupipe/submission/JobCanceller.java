@@ -1,5 +1,6 @@
 package io.gpupipe.submission;
 
+import io.gpupipe.adapters.JobStore;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;

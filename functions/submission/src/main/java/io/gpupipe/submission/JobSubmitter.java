@@ -1,5 +1,7 @@
 package io.gpupipe.submission;
 
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.JobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;

@@ -1,5 +1,6 @@
 package io.gpupipe.submission;
 
+import io.gpupipe.adapters.JobQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
