@@ -22,14 +22,16 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * and CopyObject, {@code If-None-Match}); the local S3 serializes writes per key, so it never does.
  *
  * <p>Installed on an S3 client as an {@link ExecutionInterceptor}: the first conditional PUT of a key given to
- * {@link #conflictOn} runs the other writer's write first (it completes and wins, as on S3), lets the request reach
- * the local S3, and turns its answer into S3's 409 with the ConditionalRequestConflict error document. Every later
+ * {@link #conflictOn} runs the other writer's write first (it completes and wins, as on S3), sends the request to a
+ * key nobody reads (S3 applies nothing it answers 409), and turns the answer into S3's 409 with the
+ * ConditionalRequestConflict error document. Every later
  * request goes through untouched, so a retry meets what the other writer left (412, or success when it wrote
  * nothing).
  */
 public final class ConditionalConflictStandIn implements ExecutionInterceptor {
     private static final ExecutionAttribute<Boolean> CONFLICTED = new ExecutionAttribute<>("gpupipe.conflicted");
     private static final int CONFLICT = 409;
+    private static final String SINK = "conditional-conflict-standin/";
     private static final String CONFLICT_XML = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>"
             + "<Code>ConditionalRequestConflict</Code><Message>A conflicting conditional operation is currently in "
             + "progress against this resource. Please try again.</Message><RequestId>standin</RequestId></Error>";
@@ -61,6 +63,9 @@ public final class ConditionalConflictStandIn implements ExecutionInterceptor {
                     otherWriter.run();
                     conflicted.add(key);
                     attributes.putAttribute(CONFLICTED, true);
+                    // S3 does not apply a write it answers 409: this one lands on a key nobody reads
+                    return request.toBuilder().encodedPath(path.substring(0, path.length() - key.length())
+                            + SINK + key).build();
                 }
             }
         }
