@@ -1,7 +1,7 @@
 package io.gpupipe.adapters;
 
-import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.model.batch.BatchState;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,10 +1,10 @@
 package io.gpupipe.adapters;
 
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.Tier;
 import io.gpupipe.adapters.exception.QueueRejectedMessageException;
 import io.gpupipe.adapters.exception.QueueUnavailableException;
 import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.Tier;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

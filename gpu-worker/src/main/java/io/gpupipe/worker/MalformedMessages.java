@@ -1,8 +1,8 @@
 package io.gpupipe.worker;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;

@@ -1,8 +1,8 @@
 package io.gpupipe.worker;
 
-import io.gpupipe.adapters.MarkerSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;

@@ -2,8 +2,8 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.Tier;
 import io.gpupipe.adapters.aws.SqsTierQueue;
+import io.gpupipe.model.Tier;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.ExitingJobQueue;
 import io.gpupipe.worker.support.LocalPipeline;

@@ -2,6 +2,8 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.JobResult;
@@ -10,8 +12,6 @@ import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.telemetry.SpanAttributes;
-import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;

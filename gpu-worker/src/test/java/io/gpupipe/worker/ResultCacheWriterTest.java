@@ -2,6 +2,9 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3CacheStore;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
@@ -15,9 +18,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.adapters.aws.S3CacheStore;
-import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;

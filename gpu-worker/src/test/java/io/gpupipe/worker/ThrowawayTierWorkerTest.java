@@ -2,6 +2,8 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.ErrorCodes;
@@ -9,8 +11,6 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
-import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.WorkerConfigs;

@@ -1,11 +1,11 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.adapters.WorkerJobStore;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.Tier;
-import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;

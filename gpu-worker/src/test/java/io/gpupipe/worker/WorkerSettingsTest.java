@@ -1,9 +1,9 @@
 package io.gpupipe.worker;
 
-import io.gpupipe.adapters.QueueAttributes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.support.WorkerConfigs;

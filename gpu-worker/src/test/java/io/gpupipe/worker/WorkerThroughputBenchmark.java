@@ -1,12 +1,12 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
 import io.gpupipe.worker.standin.VllmStandIn;

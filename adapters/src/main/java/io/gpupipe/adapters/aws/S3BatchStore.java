@@ -1,9 +1,9 @@
 package io.gpupipe.adapters.aws;
 
+import io.gpupipe.adapters.BatchStore;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchState;
-import io.gpupipe.adapters.BatchStore;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;

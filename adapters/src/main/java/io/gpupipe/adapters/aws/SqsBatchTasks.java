@@ -1,8 +1,8 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.adapters.BatchTasks;
 import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.model.batch.BatchTask;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.core.exception.SdkException;

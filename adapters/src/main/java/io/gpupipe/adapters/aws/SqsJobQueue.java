@@ -1,15 +1,15 @@
 package io.gpupipe.adapters.aws;
 
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.exception.QueueRejectedMessageException;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.TraceContext;
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.exception.QueueRejectedMessageException;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,12 +1,12 @@
 package io.gpupipe.adapters.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.model.JobJson;
-import io.gpupipe.model.MessageAttributes;
-import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.observability.TraceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

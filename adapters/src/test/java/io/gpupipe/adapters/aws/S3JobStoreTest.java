@@ -3,6 +3,7 @@ package io.gpupipe.adapters.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
@@ -11,7 +12,6 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;

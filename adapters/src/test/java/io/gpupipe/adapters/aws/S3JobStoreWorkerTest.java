@@ -2,6 +2,7 @@ package io.gpupipe.adapters.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
@@ -9,7 +10,6 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.adapters.MarkerSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.gpupipe.notifier;
 
+import io.gpupipe.adapters.ResultStore;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchEvent;
@@ -8,9 +11,6 @@ import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
-import io.gpupipe.adapters.ResultStore;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.submission.LineLedger;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;

@@ -1,9 +1,10 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.adapters.DeliveryLedger;
-import io.gpupipe.adapters.ResultStore;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.adapters.DeliveryLedger;
 import io.gpupipe.adapters.JsonLines;
+import io.gpupipe.adapters.ResultStore;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchLayout;
@@ -12,10 +13,9 @@ import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
 import io.gpupipe.model.notify.ResultDocument;
 import io.gpupipe.model.notify.ResultEvent;
+import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotifierAwsException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
-import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
 import io.opentelemetry.api.trace.Span;

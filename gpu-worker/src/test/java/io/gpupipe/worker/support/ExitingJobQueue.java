@@ -1,8 +1,8 @@
 package io.gpupipe.worker.support;
 
-import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.TierQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

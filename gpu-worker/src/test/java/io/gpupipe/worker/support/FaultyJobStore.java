@@ -1,9 +1,9 @@
 package io.gpupipe.worker.support;
 
+import io.gpupipe.adapters.MarkerSnapshot;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
-import io.gpupipe.adapters.WorkerJobStore;
-import io.gpupipe.adapters.MarkerSnapshot;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package io.gpupipe.worker.support;
 
-import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.adapters.MarkerSnapshot;
+import io.gpupipe.adapters.WorkerJobStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;

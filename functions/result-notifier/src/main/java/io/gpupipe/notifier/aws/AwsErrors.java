@@ -1,7 +1,7 @@
 package io.gpupipe.notifier.aws;
 
-import io.gpupipe.notifier.exception.NotifierAwsException;
 import io.gpupipe.adapters.aws.AwsFailures;
+import io.gpupipe.notifier.exception.NotifierAwsException;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /** Translates SDK errors (after the SDK's own retries) into {@link NotifierAwsException}. */

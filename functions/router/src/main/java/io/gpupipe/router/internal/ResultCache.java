@@ -1,5 +1,8 @@
 package io.gpupipe.router.internal;
 
+import io.gpupipe.adapters.CacheStore;
+import io.gpupipe.adapters.JobResults;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
@@ -8,9 +11,6 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.cache.CachePolicy;
-import io.gpupipe.adapters.CacheStore;
-import io.gpupipe.adapters.JobResults;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
