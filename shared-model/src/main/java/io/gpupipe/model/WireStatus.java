@@ -6,7 +6,8 @@ import java.util.Arrays;
 /**
  * A lifecycle status as it travels (JSON documents, the API): its wire name, and whether it is final. The status
  * enums ({@link JobStatus}, {@link io.gpupipe.model.batch.BatchStatus}) each hold one {@link Wire} and read their
- * wire names back with {@link #fromWire}.
+ * wire names back with {@link #fromWire}; what each still repeats (the field, its constructor and accessor, the
+ * {@code @JsonCreator}) is what a Java enum cannot inherit.
  */
 public interface WireStatus {
     /** The status's name on the wire and whether nothing follows it. */

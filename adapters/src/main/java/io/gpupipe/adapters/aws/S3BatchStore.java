@@ -19,7 +19,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * {@link BatchStore} on S3 ({@link S3Objects}' conditional writes), ListObjectsV2 page by page, DeleteObjects in
- * groups of at most 1,000 keys (its limit, Amazon S3 API Reference).
+ * groups of at most 1,000 keys (its limit, Amazon S3 API Reference). Its record calls read as {@link S3JobStore}'s
+ * marker calls on purpose: the same {@link S3Objects} calls (create-only, read with the ETag, replace and delete
+ * If-Match) on another document.
  */
 public final class S3BatchStore implements BatchStore {
     private static final String JSON = "application/json";
