@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.consumption.CallBatching;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,13 +21,13 @@ final class DeleteBatcher implements AutoCloseable {
     static final int MAX_BATCH = CallBatching.MAX_MESSAGES;
     private static final long RETRY_PAUSE_MS = 200;
 
-    private final JobQueue queue;
+    private final TierQueue queue;
     private final BlockingQueue<QueueMessage> pending = new LinkedBlockingQueue<>();
     private final Duration linger;
     private final Thread flusher;
     private volatile boolean closed;
 
-    DeleteBatcher(JobQueue queue, String name, Duration linger) {
+    DeleteBatcher(TierQueue queue, String name, Duration linger) {
         this.queue = queue;
         this.linger = linger;
         this.flusher = new Thread(this::run, name);

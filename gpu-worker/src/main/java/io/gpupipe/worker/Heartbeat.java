@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.consumption.HeartbeatSchedule;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,13 +20,13 @@ import org.jboss.logging.Logger;
 final class Heartbeat implements Runnable {
     private static final Logger LOG = Logger.getLogger(Heartbeat.class);
 
-    private final JobQueue queue;
+    private final TierQueue queue;
     private final Collection<InFlightMessage> inFlight;
     private final HeartbeatSchedule schedule;
     private final ReentrantLock visibilityLock;
     private final Clock clock;
 
-    Heartbeat(JobQueue queue, Collection<InFlightMessage> inFlight, HeartbeatSchedule schedule,
+    Heartbeat(TierQueue queue, Collection<InFlightMessage> inFlight, HeartbeatSchedule schedule,
               ReentrantLock visibilityLock, Clock clock) {
         this.queue = queue;
         this.inFlight = inFlight;

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.model.InferenceJob;
 import java.time.Instant;
 import java.util.Optional;

@@ -1,5 +1,9 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.MarkerSnapshot;
+import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.TierQueue;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
@@ -57,7 +61,7 @@ final class JobProcessor {
     static final String MARKER_SPAN = "marker claim";
     static final String RESULT_WRITE_SPAN = "result write";
     private final WorkerSettings settings;
-    private final JobStore store;
+    private final WorkerJobStore store;
     private final InferenceBackend backend;
     private final InferenceRunner runner;
     private final MalformedMessages malformed;
@@ -70,7 +74,7 @@ final class JobProcessor {
     private final ResultCacheWriter cache;
     private final Tracer tracer;
 
-    JobProcessor(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
+    JobProcessor(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend, JobEvents events,
                  Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache, Tracer tracer) {
         this.io = io;
         this.cache = cache;
@@ -197,7 +201,7 @@ final class JobProcessor {
     private Disposition processValid(JobContext context, InferenceJob job) {
         ModelIdentity model = backend.identity(job.task());
         CompletableFuture<MarkerSnapshot> markerRead = CompletableFuture.supplyAsync(
-                inLogContext(() -> store.readMarker(job.requestId())), io);
+                inLogContext(() -> store.markerSnapshot(job.requestId())), io);
         boolean resultExists = store.resultExists(job.requestId());
         MarkerSnapshot marker = join(markerRead);
         if (resultExists) {
@@ -262,7 +266,7 @@ final class JobProcessor {
             if (store.replaceMarker(running, expected)) {
                 return Claim.RUNNING;
             }
-            expected = store.readMarker(job.requestId());
+            expected = store.markerSnapshot(job.requestId());
             LOG.infof("marker of %s changed before it could be marked running (attempt %d): now %s",
                     job.requestId(), attempt, expected.state().map(m -> m.status().wireName()).orElse("absent"));
             if (isCancelled(expected)) {

@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
@@ -20,12 +22,12 @@ final class LastReceiveFailures {
     private static final Logger LOG = Logger.getLogger(LastReceiveFailures.class);
 
     private final WorkerSettings settings;
-    private final JobStore store;
+    private final WorkerJobStore store;
     private final InferenceBackend backend;
     private final Clock clock;
     private final JobRequestParser parser;
 
-    LastReceiveFailures(WorkerSettings settings, JobStore store, InferenceBackend backend, Clock clock) {
+    LastReceiveFailures(WorkerSettings settings, WorkerJobStore store, InferenceBackend backend, Clock clock) {
         this.settings = settings;
         this.store = store;
         this.backend = backend;

@@ -1,6 +1,8 @@
 package io.gpupipe.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.adapters.TierQueue;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
@@ -21,11 +23,11 @@ import java.util.stream.Collectors;
 final class MalformedMessages {
     private final Tier tier;
     private final String taskArn;
-    private final JobQueue queue;
-    private final JobStore store;
+    private final TierQueue queue;
+    private final WorkerJobStore store;
     private final Clock clock;
 
-    MalformedMessages(Tier tier, String taskArn, JobQueue queue, JobStore store, Clock clock) {
+    MalformedMessages(Tier tier, String taskArn, TierQueue queue, WorkerJobStore store, Clock clock) {
         this.tier = tier;
         this.taskArn = taskArn;
         this.queue = queue;

@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.consumption.CallBatching;
 import java.time.Clock;
@@ -34,7 +36,7 @@ final class QueueConsumer {
     /** Beyond the long-poll wait, how long the drain waits for a receive that started before it to return. */
     private static final Duration RECEIVE_MARGIN = Duration.ofSeconds(5);
 
-    private final JobQueue queue;
+    private final TierQueue queue;
     private final Function<InFlightMessage, Disposition> processor;
     private final LastReceiveFailures lastReceive;
     private final DeleteBatcher deletes;
@@ -49,7 +51,7 @@ final class QueueConsumer {
     private volatile boolean stopping;
     private volatile Throwable pollerFailure;
 
-    QueueConsumer(JobQueue queue, Function<InFlightMessage, Disposition> processor, LastReceiveFailures lastReceive,
+    QueueConsumer(TierQueue queue, Function<InFlightMessage, Disposition> processor, LastReceiveFailures lastReceive,
                   ConsumptionWindow window, WorkerSettings settings, ExecutorService jobs, Clock clock) {
         this.queue = queue;
         this.processor = processor;

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.CacheStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;

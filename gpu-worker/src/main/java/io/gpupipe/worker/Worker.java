@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.TierQueue;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.consumption.AdaptiveWindow;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.opentelemetry.api.OpenTelemetry;
@@ -32,7 +34,7 @@ public final class Worker {
     private volatile boolean adaptive;
 
     /** A worker without the result cache whose job spans go nowhere (tests and benchmarks that look at neither). */
-    public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend,
+    public Worker(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend,
                   JobEvents events, Clock clock) {
         this(settings, queue, store, backend, events, clock, ResultCacheWriter.NONE,
                 OpenTelemetry.noop().getTracer(TRACER_NAME));
@@ -42,7 +44,7 @@ public final class Worker {
      * A worker that writes result cache entries after its successes ({@link ResultCacheWriter}) and makes its job
      * spans with {@code tracer} (the app's: Quarkus OpenTelemetry's).
      */
-    public Worker(WorkerSettings settings, JobQueue queue, JobStore store, InferenceBackend backend, JobEvents events,
+    public Worker(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend, JobEvents events,
                   Clock clock, ResultCacheWriter cache, Tracer tracer) {
         this.settings = settings;
         this.backend = backend;

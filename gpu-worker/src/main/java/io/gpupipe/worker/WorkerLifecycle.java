@@ -1,5 +1,9 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.CacheStore;
+import io.gpupipe.adapters.QueueAttributes;
+import io.gpupipe.adapters.TierQueue;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.TierCatalogue;
@@ -28,8 +32,8 @@ public class WorkerLifecycle {
     private static final Logger LOG = Logger.getLogger(WorkerLifecycle.class);
 
     private final WorkerConfig config;
-    private final JobQueue queue;
-    private final JobStore store;
+    private final TierQueue queue;
+    private final WorkerJobStore store;
     private final InferenceBackend backend;
     private final WorkerState state;
     private final JobEvents events;
@@ -38,7 +42,7 @@ public class WorkerLifecycle {
     private volatile Worker worker;
     private volatile Thread starter;
 
-    WorkerLifecycle(WorkerConfig config, JobQueue queue, JobStore store, InferenceBackend backend, WorkerState state,
+    WorkerLifecycle(WorkerConfig config, TierQueue queue, WorkerJobStore store, InferenceBackend backend, WorkerState state,
                     JobEvents events, CacheStore cache, Tracer tracer) {
         this.tracer = tracer;
         this.config = config;

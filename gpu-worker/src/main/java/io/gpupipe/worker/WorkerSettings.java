@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;

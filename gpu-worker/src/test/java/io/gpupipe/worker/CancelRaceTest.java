@@ -2,6 +2,7 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
@@ -55,7 +56,7 @@ class CancelRaceTest extends WorkerAppTest {
         pipeline.putMarker(queued);
         AtomicBoolean cancelWon = new AtomicBoolean();
         store.afterFirstMarkerRead(id, s3 -> {
-            MarkerSnapshot current = s3.readMarker(id);
+            MarkerSnapshot current = s3.markerSnapshot(id);
             cancelWon.set(s3.replaceMarker(current.state().orElseThrow().cancelled(Instant.now()), current));
         });
         pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));

@@ -2,8 +2,8 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.ExitingJobQueue;
 import io.gpupipe.worker.support.LocalPipeline;
@@ -31,7 +31,7 @@ class DrainLongPollTest extends WorkerAppTest {
         // given an idle worker in a 20 s long poll on a queue with a 300 s visibility timeout
         String url = pipeline.sqs().createQueue(b -> b.queueName("drain-" + LocalPipeline.newRequestId())
                 .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "300"))).queueUrl();
-        ExitingJobQueue queue = new ExitingJobQueue(new SqsJobQueue(pipeline.sqs(), url, Optional.empty()));
+        ExitingJobQueue queue = new ExitingJobQueue(new SqsTierQueue(pipeline.sqs(), url, Optional.empty()));
         WorkerSettings settings = appSettings(Tier.of("large")).withMaxInFlight(4).withoutAdaptiveWindow()
                 .withVisibilityTimeout(Duration.ofSeconds(300)).withWaitTime(LONG_POLL);
         Worker worker = new Worker(settings, queue, localStore(), backend, new CapturedEvents(), Clock.systemUTC());

@@ -2,6 +2,8 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.JobResult;
@@ -10,8 +12,6 @@ import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.telemetry.SpanAttributes;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
@@ -79,7 +79,7 @@ class JobTracingTest {
         provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
         WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
                 .withMaxInFlight(4).withoutAdaptiveWindow();
-        var queue = new SqsJobQueue(pipeline.sqs(), aws.queueUrl(LocalAws.ESCALATION_QUEUE),
+        var queue = new SqsTierQueue(pipeline.sqs(), aws.queueUrl(LocalAws.ESCALATION_QUEUE),
                 Optional.of(aws.queueUrl(LocalAws.DLQ)));
         JobEvents events = event -> new StdoutJobEvents(new PrintStream(eventOutput, true, StandardCharsets.UTF_8),
                 Clock.systemUTC()).emit(event);

@@ -2,6 +2,9 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3CacheStore;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
@@ -15,9 +18,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.worker.aws.S3CacheStore;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
@@ -162,7 +162,7 @@ class ResultCacheWriterTest {
         Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
         WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(tier)
                 .withMaxInFlight(2).withoutAdaptiveWindow();
-        worker = new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(tier),
+        worker = new Worker(settings, new SqsTierQueue(pipeline.sqs(), aws.queueUrl(tier),
                 Optional.of(aws.queueUrl(LocalAws.DLQ))), new S3JobStore(pipeline.s3(), aws.bucket()), backend,
                 new CapturedEvents(), Clock.systemUTC(), new ResultCacheWriter(new S3CacheStore(pipeline.s3(),
                 aws.bucket()), TierCatalogue.bundled().get(tier), Clock.systemUTC()),

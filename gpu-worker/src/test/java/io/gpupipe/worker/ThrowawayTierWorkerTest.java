@@ -2,6 +2,8 @@ package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.ErrorCodes;
@@ -9,8 +11,6 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.WorkerConfigs;
@@ -42,7 +42,7 @@ class ThrowawayTierWorkerTest extends WorkerAppTest {
             WorkerConfig config = WorkerConfigs.of(Map.of("gpupipe.worker.tier", "medium",
                     "gpupipe.worker.queue-url", mediumAws.queueUrl(MEDIUM), "gpupipe.worker.bucket", mediumAws.bucket(),
                     "gpupipe.worker.wait-time", "1s"));
-            SqsJobQueue queue = new SqsJobQueue(medium.sqs(), config.queueUrl(), config.dlqUrl());
+            SqsTierQueue queue = new SqsTierQueue(medium.sqs(), config.queueUrl(), config.dlqUrl());
             WorkerSettings settings = WorkerSettings.resolve(config, queue.attributes(), "arn:medium-task",
                     withMedium);
             Worker worker = new Worker(settings, queue, new S3JobStore(medium.s3(), config.bucket()), backend,

@@ -1,10 +1,11 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.WorkerJobStore;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
@@ -59,13 +60,13 @@ abstract class WorkerAppTest {
      * A worker of the test's own on the queue of {@code settings.tier()} (the real SQS adapter, the local DLQ), with
      * {@code store}, the app's backend and {@code events}; the test starts and drains it.
      */
-    Worker queueWorker(WorkerSettings settings, JobStore store, JobEvents events) {
-        return new Worker(settings, new SqsJobQueue(pipeline.sqs(), aws.queueUrl(settings.tier()),
+    Worker queueWorker(WorkerSettings settings, WorkerJobStore store, JobEvents events) {
+        return new Worker(settings, new SqsTierQueue(pipeline.sqs(), aws.queueUrl(settings.tier()),
                 Optional.of(aws.queueUrl(LocalAws.DLQ))), store, backend, events, Clock.systemUTC());
     }
 
     /** The real S3 store on the local bucket. */
-    JobStore localStore() {
+    WorkerJobStore localStore() {
         return new S3JobStore(pipeline.s3(), aws.bucket());
     }
 }

@@ -1,12 +1,12 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.aws.S3JobStore;
-import io.gpupipe.worker.aws.SqsJobQueue;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
 import io.gpupipe.worker.standin.VllmStandIn;
@@ -137,7 +137,7 @@ class WorkerThroughputBenchmark {
                 .forcePathStyle(true).credentialsProvider(LocalAws.credentials())
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build()) {
-            var queue = new SqsJobQueue(sqs, aws.queueUrl(LocalAws.ESCALATION_QUEUE),
+            var queue = new SqsTierQueue(sqs, aws.queueUrl(LocalAws.ESCALATION_QUEUE),
                     Optional.of(aws.queueUrl(LocalAws.DLQ)));
             counter.reset();
             Worker worker = new Worker(settings, queue, new S3JobStore(s3, aws.bucket()), backend, events,

@@ -1,38 +1,31 @@
 package io.gpupipe.model;
 
+import static io.gpupipe.model.WireStatus.open;
+import static io.gpupipe.model.WireStatus.terminal;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
 
 /** Lifecycle of a job: queued → running → succeeded | failed | cancelled. */
-public enum JobStatus {
-    QUEUED("queued", false),
-    RUNNING("running", false),
-    SUCCEEDED("succeeded", true),
-    FAILED("failed", true),
-    CANCELLED("cancelled", true);
+public enum JobStatus implements WireStatus {
+    QUEUED(open("queued")),
+    RUNNING(open("running")),
+    SUCCEEDED(terminal("succeeded")),
+    FAILED(terminal("failed")),
+    CANCELLED(terminal("cancelled"));
 
-    private final String wireName;
-    private final boolean terminal;
+    private final Wire wire;
 
-    JobStatus(String wireName, boolean terminal) {
-        this.wireName = wireName;
-        this.terminal = terminal;
+    JobStatus(Wire wire) {
+        this.wire = wire;
     }
 
-    @JsonValue
-    public String wireName() {
-        return wireName;
-    }
-
-    /** True when the job will never change again. */
-    public boolean isTerminal() {
-        return terminal;
+    @Override
+    public Wire wire() {
+        return wire;
     }
 
     @JsonCreator
     static JobStatus fromJson(String name) {
-        return Arrays.stream(values()).filter(s -> s.wireName.equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown status: " + name));
+        return WireStatus.fromWire(values(), name, "status");
     }
 }

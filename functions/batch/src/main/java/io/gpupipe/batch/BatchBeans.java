@@ -1,21 +1,23 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.BatchTasks;
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.aws.S3BatchFiles;
+import io.gpupipe.adapters.aws.S3BatchStore;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsBatchTasks;
+import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
-import io.gpupipe.submission.BatchStore;
-import io.gpupipe.submission.BatchTasks;
 import io.gpupipe.submission.JobCanceller;
-import io.gpupipe.submission.JobQueue;
-import io.gpupipe.submission.JobStore;
 import io.gpupipe.submission.JobSubmitter;
 import io.gpupipe.submission.LineLedger;
 import io.gpupipe.submission.TierQueueUrls;
-import io.gpupipe.submission.aws.S3BatchStore;
-import io.gpupipe.submission.aws.S3JobStore;
-import io.gpupipe.submission.aws.SqsBatchTasks;
-import io.gpupipe.submission.aws.SqsJobQueue;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -25,9 +27,11 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Wires the submission rules and adapters the router uses (one implementation of each) from the Quarkus-managed
+ * Wires the submission rules and the adapters the router uses (one implementation of each) from the Quarkus-managed
  * clients. Batch lines are routed by the router's {@link RoutingPolicy} with its default thresholds and the heuristic
- * classifier: no per-line Bedrock call.
+ * classifier: no per-line Bedrock call. The producers of the stores and queues read as {@code RouterBeans}' do, on
+ * purpose: what they build is the adapters module's (one class each); only where the bucket and queue URLs come from
+ * differs (each function's own {@code @ConfigMapping}, STYLE rule 3).
  */
 @Singleton
 public class BatchBeans {
@@ -73,6 +77,12 @@ public class BatchBeans {
     @Singleton
     BatchStore batchStore(S3Client s3, S3Presigner presigner, BatchConfig config) {
         return new S3BatchStore(s3, presigner, config.bucket());
+    }
+
+    @Produces
+    @Singleton
+    BatchFiles batchFiles(S3Client s3, BatchConfig config) {
+        return new S3BatchFiles(s3, config.bucket());
     }
 
     @Produces

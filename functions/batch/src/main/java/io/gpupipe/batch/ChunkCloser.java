@@ -1,5 +1,8 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.BatchTasks;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchOutputs;
@@ -10,8 +13,6 @@ import io.gpupipe.model.batch.ChunkManifest;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
-import io.gpupipe.submission.BatchStore;
-import io.gpupipe.submission.BatchTasks;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,8 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.batch.BatchLimits;
@@ -13,14 +16,12 @@ import io.gpupipe.model.batch.JsonlReader;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.ParsedLine;
 import io.gpupipe.model.routing.RoutingPolicy;
-import io.gpupipe.submission.BatchStore;
 import io.gpupipe.submission.CancelOutcome;
 import io.gpupipe.submission.JobCanceller;
 import io.gpupipe.submission.JobSubmitter;
 import io.gpupipe.submission.LineLedger;
 import io.gpupipe.submission.RoutedJob;
 import io.gpupipe.submission.SubmitOutcome;
-import io.gpupipe.submission.exception.QueueUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,10 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
+import io.gpupipe.adapters.BatchStore;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchProgress;
 import io.gpupipe.model.batch.BatchState;
-import io.gpupipe.submission.BatchStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;

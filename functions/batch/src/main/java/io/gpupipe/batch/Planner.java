@@ -1,5 +1,8 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.adapters.BatchFiles;
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.BatchTasks;
 import io.gpupipe.model.batch.BatchError;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchLimits;
@@ -8,8 +11,6 @@ import io.gpupipe.model.batch.BatchPlanner;
 import io.gpupipe.model.batch.BatchProgress;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchTask;
-import io.gpupipe.submission.BatchStore;
-import io.gpupipe.submission.BatchTasks;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;

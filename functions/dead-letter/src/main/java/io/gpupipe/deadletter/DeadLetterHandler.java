@@ -4,17 +4,15 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.gpupipe.adapters.aws.SqsPartialBatch;
 import io.gpupipe.model.MessageAttributes;
 import jakarta.inject.Named;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
  * SQS event source on the job DLQ, with {@code FunctionResponseTypes: [ReportBatchItemFailures]}: every message
- * that must stay (unreadable, or S3 failing) is returned in {@code batchItemFailures}, so Lambda deletes only the
- * settled ones and the rest reappear after the DLQ's visibility timeout (AWS Lambda developer guide, "Handling
- * errors for an SQS event source": with partial batch responses only the reported messages become visible again).
+ * that must stay (unreadable, or S3 failing) is kept ({@link SqsPartialBatch}) and reappears after the DLQ's
+ * visibility timeout.
  */
 @Named("dead-letter")
 public class DeadLetterHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
@@ -28,17 +26,8 @@ public class DeadLetterHandler implements RequestHandler<SQSEvent, SQSBatchRespo
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        List<SQSBatchResponse.BatchItemFailure> kept = new ArrayList<>();
-        List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of()
-                : event.getRecords();
-        for (SQSEvent.SQSMessage message : records) {
-            Settlement settlement = service.settle(message.getMessageId(), message.getBody(),
-                    receiveCount(message.getAttributes()), errorReason(message.getMessageAttributes()));
-            if (!settlement.deletable()) {
-                kept.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
-            }
-        }
-        return new SQSBatchResponse(kept);
+        return SqsPartialBatch.settle(event, message -> service.settle(message.getMessageId(), message.getBody(),
+                receiveCount(message.getAttributes()), errorReason(message.getMessageAttributes())).deletable());
     }
 
     private static int receiveCount(Map<String, String> attributes) {

@@ -1,5 +1,6 @@
 package io.gpupipe.deadletter;
 
+import io.gpupipe.adapters.JobResults;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.deadletter.DeadLetter;
@@ -17,10 +18,10 @@ import org.jboss.logging.Logger;
 public class DeadLetterService {
     private static final Logger LOG = Logger.getLogger(DeadLetterService.class);
 
-    private final JobStore store;
+    private final JobResults store;
     private final Clock clock;
 
-    DeadLetterService(JobStore store, Clock clock) {
+    DeadLetterService(JobResults store, Clock clock) {
         this.store = store;
         this.clock = clock;
     }
@@ -35,7 +36,8 @@ public class DeadLetterService {
         }
         DeadLetter.Readable job = (DeadLetter.Readable) letter;
         try {
-            Optional<JobState> marker = store.readMarker(job.requestId());
+            // an unreadable marker counts as none: the job still gets its result
+            Optional<JobState> marker = store.markerSnapshot(job.requestId()).state();
             if (marker.map(m -> m.status() == JobStatus.CANCELLED).orElse(false)) {
                 LOG.infof("dead-letter: job %s was cancelled; no result written (message %s)", job.requestId(),
                         messageId);

@@ -2,14 +2,14 @@ package io.gpupipe.deadletter;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-/** Types Jackson reads or writes by reflection, kept for native images. */
+/**
+ * Types Jackson reads or writes by reflection, kept for native images: this module's own; the stored documents
+ * are registered once by the adapters ({@link io.gpupipe.adapters.StoredDocuments}).
+ */
 @RegisterForReflection(targets = {SQSEvent.class, SQSEvent.SQSMessage.class, SQSEvent.MessageAttribute.class,
-        SQSBatchResponse.class, SQSBatchResponse.BatchItemFailure.class, JobResult.class, JobResult.JobError.class,
-        JobResult.Output.class, JobResult.Usage.class, JobState.class})
+    SQSBatchResponse.class, SQSBatchResponse.BatchItemFailure.class})
 public final class NativeReflection {
     private NativeReflection() {
     }

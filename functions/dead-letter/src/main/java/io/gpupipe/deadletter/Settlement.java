@@ -4,7 +4,7 @@ package io.gpupipe.deadletter;
 public enum Settlement {
     /** A failed/dead_lettered result was written: the notifier tells the client. */
     RESULT_WRITTEN(true),
-    /** The job already had a result (412 on the create-only write): nothing to add. */
+    /** The job already had a result (the create-only write found one): nothing to add. */
     RESULT_EXISTS(true),
     /** The job was cancelled before any worker ran it: cancelled is its terminal state. */
     CANCELLED(true),

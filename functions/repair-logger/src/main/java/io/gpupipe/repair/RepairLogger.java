@@ -2,7 +2,7 @@ package io.gpupipe.repair;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gpupipe.function.JsonLines;
+import io.gpupipe.adapters.JsonLines;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.repair.InstanceEvent;
 import io.gpupipe.model.repair.InstanceEventParser;

@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.function.RecordingJsonLines;
+import io.gpupipe.adapters.RecordingJsonLines;
 import io.gpupipe.localaws.standin.InjectSnsStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localaws.standin.SnsStandInResource;

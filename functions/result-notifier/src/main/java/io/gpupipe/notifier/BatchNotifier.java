@@ -1,5 +1,8 @@
 package io.gpupipe.notifier;
 
+import io.gpupipe.adapters.ResultStore;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchEvent;
@@ -9,18 +12,11 @@ import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
 import io.gpupipe.submission.LineLedger;
-import io.gpupipe.submission.aws.S3BatchStore;
-import io.gpupipe.submission.aws.SqsBatchTasks;
-import io.gpupipe.submission.exception.QueueUnavailableException;
-import io.gpupipe.submission.exception.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.presigner.S3Presigner;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The notifier's part in batches. A batch line's result is recorded as its line ending ({@link LineLedger}: a done
@@ -30,20 +26,16 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 @ApplicationScoped
 public class BatchNotifier {
-    private final S3Client s3;
-    private final S3Presigner presigner;
-    private final Optional<SqsBatchTasks> tasks;
+    private final LineLedgers ledgers;
     private final ResultStore store;
     private final CallbackSender callbacks;
     private final OnceDeliveries deliveries;
     private final String successTopic;
     private final String errorTopic;
 
-    BatchNotifier(NotifierConfig config, S3Client s3, S3Presigner presigner, SqsClient sqs, ResultStore store,
-                  CallbackSender callbacks, OnceDeliveries deliveries) {
-        this.s3 = s3;
-        this.presigner = presigner;
-        this.tasks = config.batchQueueUrl().filter(url -> !url.isBlank()).map(url -> new SqsBatchTasks(sqs, url));
+    BatchNotifier(NotifierConfig config, LineLedgers ledgers, ResultStore store, CallbackSender callbacks,
+                  OnceDeliveries deliveries) {
+        this.ledgers = ledgers;
         this.store = store;
         this.callbacks = callbacks;
         this.deliveries = deliveries;
@@ -53,14 +45,14 @@ public class BatchNotifier {
 
     /** The result of a batch line's job was written: record the line as ended. */
     public RecordOutcome lineEnded(String bucket, String key, JobResult result) {
-        if (tasks.isEmpty()) {
+        Optional<LineLedger> ledger = ledgers.in(bucket);
+        if (ledger.isEmpty()) {
             return new RecordOutcome.Failed(key, "result of batch " + result.batch().batchId() + " line "
                     + result.batch().line() + " not recorded: no batch queue (GPUPIPE_NOTIFIER_BATCH_QUEUE_URL)",
                     false);
         }
-        LineLedger ledger = new LineLedger(new S3BatchStore(s3, presigner, bucket), tasks.get());
         try {
-            ChunkProgress progress = ledger.record(result.batch(), LineOutcome.of(result));
+            ChunkProgress progress = ledger.get().record(result.batch(), LineOutcome.of(result));
             return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), null,
                     new CallbackDelivery(CallbackDelivery.Status.NONE, 0, null, "batch " + result.batch().batchId()
                             + " chunk " + result.batch().chunk() + ": " + progress.outcomes().size() + " of "

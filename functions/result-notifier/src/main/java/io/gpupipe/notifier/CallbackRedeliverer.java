@@ -1,6 +1,8 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.function.JsonLines;
+import io.gpupipe.adapters.DeliveryLedger;
+import io.gpupipe.adapters.JsonLines;
+import io.gpupipe.adapters.ResultStore;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.notify.CallbackDelivery;

@@ -1,17 +1,18 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.notify.BatchReport;
 import io.gpupipe.model.notify.CallbackRedelivery;
 import io.gpupipe.model.notify.ResultEvent;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-/** Types Jackson reads or writes by reflection, kept for native images. */
+/**
+ * Types Jackson reads or writes by reflection, kept for native images: this module's own; the stored documents
+ * are registered once by the adapters ({@link io.gpupipe.adapters.StoredDocuments}).
+ */
 @RegisterForReflection(targets = {S3EventNotification.class, S3EventNotification.Record.class,
     S3EventNotification.S3.class, S3EventNotification.Bucket.class, S3EventNotification.S3Object.class,
-    BatchReport.class, BatchReport.Item.class, ResultEvent.class, JobResult.class, JobResult.Output.class,
-    JobResult.Usage.class, JobResult.JobError.class, CallbackRedelivery.Message.class})
+    BatchReport.class, BatchReport.Item.class, ResultEvent.class, CallbackRedelivery.Message.class})
 public final class NativeReflection {
     private NativeReflection() {
     }

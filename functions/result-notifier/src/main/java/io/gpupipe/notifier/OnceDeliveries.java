@@ -1,5 +1,6 @@
 package io.gpupipe.notifier;
 
+import io.gpupipe.adapters.DeliveryLedger;
 import io.gpupipe.model.notify.CallbackDelivery;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;

@@ -1,7 +1,10 @@
 package io.gpupipe.notifier;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gpupipe.function.JsonLines;
+import io.gpupipe.adapters.DeliveryLedger;
+import io.gpupipe.adapters.JsonLines;
+import io.gpupipe.adapters.ResultStore;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchLayout;
@@ -10,9 +13,9 @@ import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
 import io.gpupipe.model.notify.ResultDocument;
 import io.gpupipe.model.notify.ResultEvent;
+import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotifierAwsException;
-import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
 import io.opentelemetry.api.trace.Span;
@@ -84,6 +87,8 @@ public class ResultNotifier {
         try {
             return handle(record, key);
         } catch (NotifierAwsException e) {
+            return new RecordOutcome.Failed(key, e.getMessage(), e.retryable());
+        } catch (StoreUnavailableException e) {
             return new RecordOutcome.Failed(key, e.getMessage(), e.retryable());
         } catch (RuntimeException e) {
             return new RecordOutcome.Failed(key, "unexpected " + e.getClass().getSimpleName() + ": "

@@ -1,11 +1,11 @@
 package io.gpupipe.router;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gpupipe.adapters.exception.QueueRejectedMessageException;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.submission.exception.QueueRejectedMessageException;
-import io.gpupipe.submission.exception.QueueUnavailableException;
-import io.gpupipe.submission.exception.StoreUnavailableException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.gpupipe.router;
 
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.BatchTasks;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchIds;
@@ -14,9 +17,6 @@ import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.RequestCounts;
-import io.gpupipe.submission.BatchStore;
-import io.gpupipe.submission.BatchTasks;
-import io.gpupipe.submission.exception.QueueUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,7 @@
 package io.gpupipe.router;
 
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.JobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobRequestParser;
@@ -16,8 +18,6 @@ import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.submission.CancelOutcome;
 import io.gpupipe.submission.JobCanceller;
-import io.gpupipe.submission.JobQueue;
-import io.gpupipe.submission.JobStore;
 import io.gpupipe.submission.JobSubmitter;
 import io.gpupipe.submission.SubmitOutcome;
 import java.time.Clock;

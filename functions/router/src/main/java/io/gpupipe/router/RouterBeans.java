@@ -1,5 +1,14 @@
 package io.gpupipe.router;
 
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.BatchTasks;
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.aws.S3BatchStore;
+import io.gpupipe.adapters.aws.S3CacheStore;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsBatchTasks;
+import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
@@ -9,7 +18,6 @@ import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
 import io.gpupipe.router.aws.LambdaTierWaker;
-import io.gpupipe.router.aws.S3CacheStore;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
@@ -18,16 +26,7 @@ import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.router.wake.IdleTierWake;
 import io.gpupipe.router.wake.WakingJobQueue;
-import io.gpupipe.submission.BatchStore;
-import io.gpupipe.submission.BatchTasks;
-import io.gpupipe.submission.JobQueue;
-import io.gpupipe.submission.JobStore;
 import io.gpupipe.submission.TierQueueUrls;
-import io.gpupipe.submission.aws.S3BatchStore;
-import io.gpupipe.submission.aws.S3JobStore;
-import io.gpupipe.submission.aws.S3Objects;
-import io.gpupipe.submission.aws.SqsBatchTasks;
-import io.gpupipe.submission.aws.SqsJobQueue;
 import io.gpupipe.telemetry.Traces;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
@@ -48,12 +47,6 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 @Singleton
 public class RouterBeans {
 
-    @Produces
-    @Singleton
-    Clock clock() {
-        return Clock.systemUTC();
-    }
-
     /** EMF lines go to stdout (looked up per line, so that a redirected System.out is honoured). */
     @Produces
     @Singleton
@@ -61,9 +54,10 @@ public class RouterBeans {
         return new RoutingMetrics(line -> System.out.println(line), clock, config.metricNamespace());
     }
 
+    /** One store for every role the router plays: submit, status and cancel ({@link JobStore}), cache hits. */
     @Produces
     @Singleton
-    JobStore jobStore(S3Client s3, S3Presigner presigner, RouterConfig config) {
+    S3JobStore jobStore(S3Client s3, S3Presigner presigner, RouterConfig config) {
         return new S3JobStore(s3, presigner, config.bucket());
     }
 
@@ -93,9 +87,9 @@ public class RouterBeans {
 
     @Produces
     @Singleton
-    ResultCache resultCache(S3Client s3, RouterConfig config, TierCatalogue tiers, RoutingMetrics metrics,
-                            Clock clock) {
-        return new ResultCache(new S3CacheStore(new S3Objects(s3, null, config.bucket())), tiers,
+    ResultCache resultCache(S3Client s3, S3JobStore results, RouterConfig config, TierCatalogue tiers,
+                            RoutingMetrics metrics, Clock clock) {
+        return new ResultCache(new S3CacheStore(s3, config.bucket()), results, tiers,
                 modelVersions(tiers, config.modelVersions()), metrics, clock);
     }
 

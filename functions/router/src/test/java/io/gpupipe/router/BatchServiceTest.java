@@ -2,6 +2,8 @@ package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.aws.S3BatchStore;
+import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchEndpoint;
@@ -15,8 +17,6 @@ import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.LineCounts;
 import io.gpupipe.model.batch.RequestCounts;
-import io.gpupipe.submission.aws.S3BatchStore;
-import io.gpupipe.submission.aws.SqsBatchTasks;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,18 +2,18 @@ package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.routing.RoutingPolicy;
-import io.gpupipe.submission.JobQueue;
-import io.gpupipe.submission.SubmitOutcome;
-import io.gpupipe.submission.aws.S3JobStore;
-import io.gpupipe.submission.aws.SqsJobQueue;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
+import io.gpupipe.submission.SubmitOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpupipe.scaling;
 
-import io.gpupipe.function.JsonLines;
+import io.gpupipe.adapters.JsonLines;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.scaling.ScalingMetrics;

@@ -1,7 +1,7 @@
 package io.gpupipe.scaling;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gpupipe.function.JsonLines;
+import io.gpupipe.adapters.JsonLines;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;

@@ -5,7 +5,7 @@ import static io.gpupipe.scaling.ScalingMetricHandlerTest.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.function.RecordingJsonLines;
+import io.gpupipe.adapters.RecordingJsonLines;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;

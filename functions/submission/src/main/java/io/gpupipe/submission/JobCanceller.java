@@ -1,10 +1,11 @@
 package io.gpupipe.submission;
 
+import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.JobStore.StoredMarker;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
-import io.gpupipe.submission.JobStore.StoredMarker;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;

@@ -1,5 +1,11 @@
 package io.gpupipe.submission;
 
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.JobStore.StoredMarker;
+import io.gpupipe.adapters.exception.QueueRejectedMessageException;
+import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
@@ -7,10 +13,6 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.routing.RoutingDecision;
-import io.gpupipe.submission.JobStore.StoredMarker;
-import io.gpupipe.submission.exception.QueueRejectedMessageException;
-import io.gpupipe.submission.exception.QueueUnavailableException;
-import io.gpupipe.submission.exception.StoreUnavailableException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

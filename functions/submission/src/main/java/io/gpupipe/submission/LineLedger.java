@@ -1,5 +1,7 @@
 package io.gpupipe.submission;
 
+import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.adapters.BatchTasks;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.batch.BatchTask;

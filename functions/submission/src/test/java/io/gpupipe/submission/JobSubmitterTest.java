@@ -2,6 +2,9 @@ package io.gpupipe.submission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.adapters.JobQueue;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
@@ -15,8 +18,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.routing.RoutingPolicy;
-import io.gpupipe.submission.aws.S3JobStore;
-import io.gpupipe.submission.aws.SqsJobQueue;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;

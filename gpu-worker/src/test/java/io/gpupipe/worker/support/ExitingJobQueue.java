@@ -1,8 +1,8 @@
 package io.gpupipe.worker.support;
 
-import io.gpupipe.worker.JobQueue;
-import io.gpupipe.worker.QueueAttributes;
-import io.gpupipe.worker.QueueMessage;
+import io.gpupipe.adapters.QueueAttributes;
+import io.gpupipe.adapters.QueueMessage;
+import io.gpupipe.adapters.TierQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * drain returns): a receive still outstanding then still takes messages on the server, but nobody gets them; every
  * later call fails.
  */
-public final class ExitingJobQueue implements JobQueue {
-    private final JobQueue delegate;
+public final class ExitingJobQueue implements TierQueue {
+    private final TierQueue delegate;
     private final AtomicInteger lostToExit = new AtomicInteger();
     private volatile boolean exited;
 
-    public ExitingJobQueue(JobQueue delegate) {
+    public ExitingJobQueue(TierQueue delegate) {
         this.delegate = delegate;
     }
 

@@ -1,9 +1,9 @@
 package io.gpupipe.worker.support;
 
+import io.gpupipe.adapters.MarkerSnapshot;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
-import io.gpupipe.worker.JobStore;
-import io.gpupipe.worker.MarkerSnapshot;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +20,7 @@ public final class FaultyJobStore extends ForwardingJobStore {
     private final Set<String> contendedMarkers = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicInteger> failingResultWrites = new ConcurrentHashMap<>();
 
-    public FaultyJobStore(JobStore delegate) {
+    public FaultyJobStore(WorkerJobStore delegate) {
         super(delegate);
     }
 
@@ -40,11 +40,11 @@ public final class FaultyJobStore extends ForwardingJobStore {
     }
 
     @Override
-    public MarkerSnapshot readMarker(String requestId) {
+    public MarkerSnapshot markerSnapshot(String requestId) {
         if (brokenMarkerReads.contains(requestId)) {
             throw SdkClientException.create("injected: marker read of " + requestId + " failed");
         }
-        return delegate.readMarker(requestId);
+        return delegate.markerSnapshot(requestId);
     }
 
     @Override

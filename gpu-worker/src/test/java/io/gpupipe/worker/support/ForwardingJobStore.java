@@ -1,22 +1,22 @@
 package io.gpupipe.worker.support;
 
+import io.gpupipe.adapters.MarkerSnapshot;
+import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
-import io.gpupipe.worker.JobStore;
-import io.gpupipe.worker.MarkerSnapshot;
 import java.util.Optional;
 
 /** A store that forwards every call to the real one; test stores override the calls they interfere with. */
-public abstract class ForwardingJobStore implements JobStore {
-    protected final JobStore delegate;
+public abstract class ForwardingJobStore implements WorkerJobStore {
+    protected final WorkerJobStore delegate;
 
-    protected ForwardingJobStore(JobStore delegate) {
+    protected ForwardingJobStore(WorkerJobStore delegate) {
         this.delegate = delegate;
     }
 
     @Override
-    public MarkerSnapshot readMarker(String requestId) {
-        return delegate.readMarker(requestId);
+    public MarkerSnapshot markerSnapshot(String requestId) {
+        return delegate.markerSnapshot(requestId);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.gpupipe.worker.support;
 
-import io.gpupipe.worker.JobStore;
-import io.gpupipe.worker.MarkerSnapshot;
+import io.gpupipe.adapters.MarkerSnapshot;
+import io.gpupipe.adapters.WorkerJobStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -12,21 +12,21 @@ import java.util.function.Consumer;
  * writer (the API's cancel) in the window between the worker's read and its running write.
  */
 public final class RacingJobStore extends ForwardingJobStore {
-    private final Map<String, Consumer<JobStore>> hooks = new ConcurrentHashMap<>();
+    private final Map<String, Consumer<WorkerJobStore>> hooks = new ConcurrentHashMap<>();
 
-    public RacingJobStore(JobStore delegate) {
+    public RacingJobStore(WorkerJobStore delegate) {
         super(delegate);
     }
 
     /** Runs {@code action} once, with the real store, after the next marker read of {@code requestId}. */
-    public void afterFirstMarkerRead(String requestId, Consumer<JobStore> action) {
+    public void afterFirstMarkerRead(String requestId, Consumer<WorkerJobStore> action) {
         hooks.put(requestId, action);
     }
 
     @Override
-    public MarkerSnapshot readMarker(String requestId) {
-        MarkerSnapshot read = delegate.readMarker(requestId);
-        Consumer<JobStore> hook = hooks.remove(requestId);
+    public MarkerSnapshot markerSnapshot(String requestId) {
+        MarkerSnapshot read = delegate.markerSnapshot(requestId);
+        Consumer<WorkerJobStore> hook = hooks.remove(requestId);
         if (hook != null) {
             hook.accept(delegate);
         }

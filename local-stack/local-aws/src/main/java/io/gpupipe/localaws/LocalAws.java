@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.elasticmq.NodeAddress;
 import org.elasticmq.rest.sqs.SQSRestServer;
@@ -22,6 +23,7 @@ import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -231,8 +233,14 @@ public final class LocalAws implements AutoCloseable {
     }
 
     public S3Client newS3Client() {
+        return newS3Client(List.of());
+    }
+
+    /** An S3 client whose calls pass {@code interceptors} (e.g. {@code ConditionalConflictStandIn}). */
+    public S3Client newS3Client(List<ExecutionInterceptor> interceptors) {
         return S3Client.builder().endpointOverride(s3Endpoint).region(Region.of(REGION)).forcePathStyle(true)
-                .credentialsProvider(credentials()).httpClient(UrlConnectionHttpClient.create()).build();
+                .credentialsProvider(credentials()).httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(c -> c.executionInterceptors(interceptors)).build();
     }
 
     /** A presigner configured as Quarkus configures the functions' (endpoint override, path style, test keys). */

@@ -1,44 +1,39 @@
 package io.gpupipe.model.batch;
 
+import static io.gpupipe.model.WireStatus.open;
+import static io.gpupipe.model.WireStatus.terminal;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
+import io.gpupipe.model.WireStatus;
 
 /**
  * A batch's status, OpenAI's set (Batch object, {@code status}): validating → in_progress → finalizing → completed;
- * failed (the input could not be used), expired (lines outlived the 24 h window), cancelling → cancelled.
+ * failed (the input could not be used), expired (lines outlived the 24 h window), cancelling → cancelled. Terminal
+ * once its files and event are written.
  */
-public enum BatchStatus {
-    VALIDATING("validating", false),
-    FAILED("failed", true),
-    IN_PROGRESS("in_progress", false),
-    FINALIZING("finalizing", false),
-    COMPLETED("completed", true),
-    EXPIRED("expired", true),
-    CANCELLING("cancelling", false),
-    CANCELLED("cancelled", true);
+public enum BatchStatus implements WireStatus {
+    VALIDATING(open("validating")),
+    FAILED(terminal("failed")),
+    IN_PROGRESS(open("in_progress")),
+    FINALIZING(open("finalizing")),
+    COMPLETED(terminal("completed")),
+    EXPIRED(terminal("expired")),
+    CANCELLING(open("cancelling")),
+    CANCELLED(terminal("cancelled"));
 
-    private final String wireName;
-    private final boolean terminal;
+    private final Wire wire;
 
-    BatchStatus(String wireName, boolean terminal) {
-        this.wireName = wireName;
-        this.terminal = terminal;
+    BatchStatus(Wire wire) {
+        this.wire = wire;
     }
 
-    @JsonValue
-    public String wireName() {
-        return wireName;
-    }
-
-    /** True once the batch will never change again (its files and event are written). */
-    public boolean isTerminal() {
-        return terminal;
+    @Override
+    public Wire wire() {
+        return wire;
     }
 
     @JsonCreator
     static BatchStatus fromJson(String name) {
-        return Arrays.stream(values()).filter(s -> s.wireName.equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown batch status: " + name));
+        return WireStatus.fromWire(values(), name, "batch status");
     }
 }

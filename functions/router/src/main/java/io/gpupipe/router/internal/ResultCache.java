@@ -1,5 +1,8 @@
 package io.gpupipe.router.internal;
 
+import io.gpupipe.adapters.CacheStore;
+import io.gpupipe.adapters.JobResults;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
@@ -8,8 +11,6 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.cache.CachePolicy;
-import io.gpupipe.router.aws.CacheStore;
-import io.gpupipe.submission.exception.StoreUnavailableException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -26,14 +27,16 @@ public final class ResultCache {
     private static final Logger LOG = Logger.getLogger(ResultCache.class);
 
     private final CacheStore store;
+    private final JobResults results;
     private final TierCatalogue tiers;
     private final Map<Tier, String> modelVersions;
     private final RoutingMetrics metrics;
     private final Clock clock;
 
-    public ResultCache(CacheStore store, TierCatalogue tiers, Map<Tier, String> modelVersions, RoutingMetrics metrics,
-                       Clock clock) {
+    public ResultCache(CacheStore store, JobResults results, TierCatalogue tiers, Map<Tier, String> modelVersions,
+                       RoutingMetrics metrics, Clock clock) {
         this.store = store;
+        this.results = results;
         this.tiers = tiers;
         this.modelVersions = Map.copyOf(modelVersions);
         this.metrics = metrics;
@@ -42,7 +45,7 @@ public final class ResultCache {
 
     /** No cache: every job is a miss (routers built without one, e.g. in tests of other paths). */
     public static ResultCache disabled() {
-        return new ResultCache(null, null, Map.of(), null, Clock.systemUTC());
+        return new ResultCache(null, null, null, Map.of(), null, Clock.systemUTC());
     }
 
     /** The job's result, answered from the cache and stored; empty on a miss. */
@@ -62,13 +65,13 @@ public final class ResultCache {
                 return Optional.empty();
             }
             JobResult result = entry.get().answer(job, tier, clock.instant());
-            if (job.task() == Task.SPEECH && !store.copy(entry.get().output().audioKey(),
+            if (job.task() == Task.SPEECH && !store.copyIfAbsent(entry.get().output().audioKey(),
                     result.result().audioKey())) {
                 LOG.infof("cache entry %s has no audio any more, or %s has audio already: a miss", key.hex(),
                         job.requestId());
                 return Optional.empty();
             }
-            if (!store.createResult(result)) {
+            if (!results.putResultIfAbsent(result)) {
                 LOG.infof("%s already has a result: not answered from the cache", job.requestId());
                 return Optional.empty();
             }

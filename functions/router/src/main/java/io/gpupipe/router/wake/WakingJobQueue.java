@@ -2,7 +2,7 @@ package io.gpupipe.router.wake;
 
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Tier;
-import io.gpupipe.submission.JobQueue;
+import io.gpupipe.adapters.JobQueue;
 import java.util.List;
 import java.util.Map;
 

@@ -1,0 +1,17 @@
+package io.gpupipe.adapters;
+
+import java.time.Instant;
+
+/**
+ * One received SQS message: its body as sent, its receipt handle for this delivery, how many times SQS has
+ * delivered it ({@code ApproximateReceiveCount}), when it was sent ({@code SentTimestamp}) and the trace it belongs
+ * to (its {@code traceparent} attribute, or one read from {@code AWSTraceHeader}; null when it carries neither).
+ */
+public record QueueMessage(String messageId, String receiptHandle, String body, int receiveCount, Instant sentAt,
+                           String traceparent) {
+
+    /** A message that carries no trace context. */
+    public QueueMessage(String messageId, String receiptHandle, String body, int receiveCount, Instant sentAt) {
+        this(messageId, receiptHandle, body, receiveCount, sentAt, null);
+    }
+}
