@@ -93,7 +93,7 @@ final class ConsoleApi {
         Optional<JobRow> row = jobs.find(requestId);
         answer.put("seen", row.isPresent());
         row.ifPresent(r -> answer.set("row", JobJson.mapper().valueToTree(r)));
-        jobs.request(requestId).ifPresent(body -> answer.set("request", requestJson(body)));
+        jobs.request(requestId).ifPresent(body -> answer.set("request", json(body)));
         ArrayNode notifications = answer.putArray("notifications");
         for (String step : jobs.notifications(requestId)) {
             objects.apply(JobLayout.notificationKey(requestId, step)).ifPresent(record -> notifications.addObject()
@@ -162,11 +162,7 @@ final class ConsoleApi {
         });
     }
 
-    /** The request as JSON, or as its text when it is not JSON (the API refused nothing it accepted, but still). */
-    private static JsonNode requestJson(byte[] body) {
-        return json(body);
-    }
-
+    /** A stored document as JSON, or as its text when it is not JSON. */
     private static JsonNode json(byte[] bytes) {
         String text = new String(bytes, StandardCharsets.UTF_8);
         try {

@@ -134,11 +134,6 @@ public final class SqsEventSource implements AutoCloseable {
         observers.add(observer);
     }
 
-    /** The queue this source polls. */
-    public String queueUrl() {
-        return queueUrl;
-    }
-
     /** The ids the function kept, or null when the invocation failed (every message stays). */
     private Set<String> invoke(List<Message> batch) {
         byte[] event = JobJson.write(event(queueArn, batch)).getBytes(StandardCharsets.UTF_8);

@@ -194,7 +194,9 @@ async function submitJob(event) {
 
 function jobRow(job) {
   const markers = el('span', {class: 'markers'});
-  if (job.cached) markers.append(el('span', {class: 'marker cached', title: 'answered from the result cache'}, 'cached'));
+  if (job.cached) {
+    markers.append(el('span', {class: 'marker cached', title: 'answered from the result cache'}, 'cached'));
+  }
   if (job.batchId) markers.append(el('span', {class: 'marker batch', title: 'batch ' + job.batchId}, 'batch'));
   if (job.audio) markers.append(el('span', {class: 'marker audio'}, 'audio'));
   if (job.errorCode) markers.append(el('span', {class: 'marker error'}, job.errorCode));
@@ -266,7 +268,8 @@ function renderSummary(job) {
   const items = [['tier', job.tier], ['task', job.task], ['submitted', time(job.submittedAt)],
     ['started', time(job.startedAt)], ['result', time(result.timestamp)],
     ['queued for', duration(job.submittedAt, job.startedAt)], ['ran for', duration(job.startedAt, result.timestamp)],
-    ['model', result.model], ['attempts', result.attempts], ['cached', result.cached ? 'yes, from ' + result.cachedFrom : null],
+    ['model', result.model], ['attempts', result.attempts],
+    ['cached', result.cached ? 'yes, from ' + result.cachedFrom : null],
     ['batch', result.batch ? result.batch.batchId : null]];
   for (const [name, value] of items) {
     if (value === undefined || value === null || value === '') continue;
@@ -276,7 +279,9 @@ function renderSummary(job) {
   if (result.error) {
     error.append(el('p', {class: 'error-code'}, result.error.code + ': ', el('span', {}, result.error.message)));
     const list = el('ul');
-    for (const f of result.error.fieldErrors || []) list.append(el('li', {}, f.field + ' ' + f.code + ': ' + f.message));
+    for (const f of result.error.fieldErrors || []) {
+      list.append(el('li', {}, f.field + ' ' + f.code + ': ' + f.message));
+    }
     if (list.childElementCount) error.append(list);
   }
 }
@@ -286,7 +291,8 @@ function renderResult(job) {
   const output = (job.result || {}).result || {};
   if (job.audioUrl) {
     target.append(el('audio', {id: 'job-audio', controls: '', preload: 'auto', src: job.audioUrl}),
-        el('p', {class: 'hint'}, 'WAV from S3 (a presigned URL the API answered, valid until ' + time(job.linksExpireAt) + ')'));
+        el('p', {class: 'hint'}, 'WAV from S3 (a presigned URL the API answered, valid until '
+            + time(job.linksExpireAt) + ')'));
   }
   if (output.text !== undefined) {
     target.append(el('pre', {id: 'job-text'}, output.text));
@@ -311,7 +317,8 @@ function renderRequest(seen) {
 function renderTrace(trace) {
   const target = clear(document.getElementById('job-trace'));
   if (!trace.enabled) {
-    target.append(el('p', {class: 'hint'}, 'No trace file: start the stack with --trace-file FILE to see where the time goes.'));
+    target.append(el('p', {class: 'hint'},
+        'No trace file: start the stack with --trace-file FILE to see where the time goes.'));
     return;
   }
   const spans = trace.spans || [];
@@ -321,7 +328,8 @@ function renderTrace(trace) {
   }
   const total = Math.max(...spans.map(s => s.startMs + s.durationMs), 1);
   const table = el('table', {class: 'trace'}, el('thead', {}, el('tr', {},
-      el('th', {}, 'service'), el('th', {}, 'span'), el('th', {}, 'start'), el('th', {}, 'took'), el('th', {class: 'bars'}, ''))));
+      el('th', {}, 'service'), el('th', {}, 'span'), el('th', {}, 'start'), el('th', {}, 'took'),
+      el('th', {class: 'bars'}, ''))));
   const body = el('tbody');
   for (const span of spans) {
     const name = el('td', {class: 'span-name'}, span.name);
@@ -339,7 +347,8 @@ function renderTrace(trace) {
 function renderNotifications(notifications) {
   const target = clear(document.getElementById('job-notifications'));
   if (!notifications.length) {
-    target.append(el('p', {class: 'hint'}, 'None recorded yet (the notifier records each SNS event and callback it sent).'));
+    target.append(el('p', {class: 'hint'},
+        'None recorded yet (the notifier records each SNS event and callback it sent).'));
     return;
   }
   const list = el('ul', {class: 'notifications'});
@@ -356,18 +365,22 @@ function age(seconds) {
 
 async function refreshQueues() {
   const {body} = await getJson('/console/api/queues');
-  document.querySelector('#queues-table tbody').replaceChildren(...body.queues.map(q => el('tr', {dataset: {queue: q.name}},
-      el('td', {}, q.name), el('td', {}, q.deadLetter ? 'DLQ' : q.tier), el('td', {}, q.visible), el('td', {}, q.inFlight),
-      el('td', {}, q.delayed), el('td', {}, age(q.oldestAgeSeconds)))));
-  document.querySelector('#workers-table tbody').replaceChildren(...body.workers.map(w => el('tr', {dataset: {tier: w.tier}},
-      el('td', {}, w.name), el('td', {}, w.pid), el('td', {}, statusBadge(w.state)), el('td', {}, w.restarts),
-      el('td', {}, w.windowLimit === undefined ? '' : w.inFlight + ' / ' + w.windowLimit),
-      el('td', {}, w.jobsPerSecond === undefined ? '' : w.jobsPerSecond.toFixed(1)), el('td', {class: 'detail'}, w.detail))));
-  document.querySelector('#dlq-table tbody').replaceChildren(...body.deadLetters.map(d => el('tr', {dataset: {messageId: d.messageId}},
-      el('td', {class: 'id', title: d.messageId}, d.messageId.substring(0, 8)), el('td', {}, time(d.sentAt)),
-      el('td', {}, d.receiveCount), el('td', {}, d.originalQueue || ''),
-      el('td', {class: 'reason'}, d.reason || 'no ErrorReason (moved by the queue\'s redrive policy)'),
-      el('td', {class: 'body'}, d.body))));
+  document.querySelector('#queues-table tbody').replaceChildren(...body.queues.map(q =>
+      el('tr', {dataset: {queue: q.name}}, el('td', {}, q.name), el('td', {}, q.deadLetter ? 'DLQ' : q.tier),
+          el('td', {}, q.visible), el('td', {}, q.inFlight), el('td', {}, q.delayed),
+          el('td', {}, age(q.oldestAgeSeconds)))));
+  document.querySelector('#workers-table tbody').replaceChildren(...body.workers.map(w =>
+      el('tr', {dataset: {tier: w.tier}}, el('td', {}, w.name), el('td', {}, w.pid),
+          el('td', {}, statusBadge(w.state)), el('td', {}, w.restarts),
+          el('td', {}, w.windowLimit === undefined ? '' : w.inFlight + ' / ' + w.windowLimit),
+          el('td', {}, w.jobsPerSecond === undefined ? '' : w.jobsPerSecond.toFixed(1)),
+          el('td', {class: 'detail'}, w.detail))));
+  document.querySelector('#dlq-table tbody').replaceChildren(...body.deadLetters.map(d =>
+      el('tr', {dataset: {messageId: d.messageId}},
+          el('td', {class: 'id', title: d.messageId}, d.messageId.substring(0, 8)), el('td', {}, time(d.sentAt)),
+          el('td', {}, d.receiveCount), el('td', {}, d.originalQueue || ''),
+          el('td', {class: 'reason'}, d.reason || 'no ErrorReason (moved by the queue\'s redrive policy)'),
+          el('td', {class: 'body'}, d.body))));
   document.getElementById('dlq-empty').hidden = body.deadLetters.length > 0;
   const select = document.getElementById('redrive-destination');
   if (select.options.length !== body.destinations.length) {
@@ -423,7 +436,9 @@ async function refreshScaling() {
     line(left, y(v), width - 10, y(v), 'grid');
     label(left - 6, y(v) + 4, v, 'axis y');
   }
-  for (let m = body.windowMinutes; m >= 0; m -= 5) label(x(now - m * 60000), height - 6, m ? '-' + m + ' min' : 'now', 'axis x');
+  for (let m = body.windowMinutes; m >= 0; m -= 5) {
+    label(x(now - m * 60000), height - 6, m ? '-' + m + ' min' : 'now', 'axis x');
+  }
   body.series.forEach((series, i) => {
     const path = document.createElementNS(SVG, 'polyline');
     const points = [];
