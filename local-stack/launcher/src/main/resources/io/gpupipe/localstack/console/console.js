@@ -411,9 +411,9 @@ async function refreshScaling() {
   const {body} = await getJson('/console/api/scaling');
   const now = Date.now();
   const from = now - body.windowMinutes * 60000;
-  const width = 720, height = 220, left = 40, bottom = 24, top = 10;
+  const width = 820, height = 220, left = 40, bottom = 24, top = 10, right = 100;
   const max = Math.max(1, ...body.series.flatMap(s => s.points.map(p => p.value)));
-  const x = t => left + (width - left - 10) * (t - from) / (now - from);
+  const x = t => left + (width - left - right) * (t - from) / (now - from);
   const y = v => top + (height - top - bottom) * (1 - v / max);
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
@@ -433,7 +433,7 @@ async function refreshScaling() {
     svg.append(t);
   };
   for (let v = 0; v <= max; v += Math.max(1, Math.ceil(max / 4))) {
-    line(left, y(v), width - 10, y(v), 'grid');
+    line(left, y(v), width - right, y(v), 'grid');
     label(left - 6, y(v) + 4, v, 'axis y');
   }
   for (let m = body.windowMinutes; m >= 0; m -= 5) {
@@ -449,8 +449,10 @@ async function refreshScaling() {
     });
     path.setAttribute('points', points.join(' '));
     path.setAttribute('class', 'series series-' + i);
+    // earlier series drawn wider, so that tiers publishing the same values stay visible under each other
+    path.style.strokeWidth = String(2 + 2 * (body.series.length - 1 - i));
     svg.append(path);
-    label(width - 12, top + 14 * (i + 1), series.tier, 'legend series-' + i);
+    label(width - right + 12, top + 14 * (i + 1), series.tier, 'legend series-' + i);
   });
   clear(document.getElementById('scaling-chart')).append(svg);
   document.querySelector('#scaling-table tbody').replaceChildren(...body.series.map(s => {
