@@ -31,8 +31,8 @@ final class JobEntry {
         this.firstSeenAt = firstSeenAt;
     }
 
-    /** True when S3 holds something newer than what was last read. */
+    /** True when S3 holds something newer than what was last read (a result is final: never read again). */
     boolean stale() {
-        return markerWrites > markerWritesRead || (resultWritten && result == null);
+        return result == null && (markerWrites > markerWritesRead || resultWritten);
     }
 }

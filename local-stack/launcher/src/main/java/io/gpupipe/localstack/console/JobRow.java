@@ -34,14 +34,32 @@ public record JobRow(String requestId, String status, String tier, String task, 
         if (entry.promptExcerpt == null && entry.request != null) {
             entry.promptExcerpt = excerpt(entry.request);
         }
+        Instant startedAt = marker != null && marker.startedAt() != null ? marker.startedAt() : startedAt(result);
+        Instant submittedAt = marker != null && marker.submittedAt() != null ? marker.submittedAt()
+                : submittedAt(result, startedAt).orElse(entry.firstSeenAt);
         return new JobRow(entry.requestId, status, tier, view.map(v -> v.task() == null ? null
-                : v.task().wireName()).orElse(null),
-                marker != null && marker.submittedAt() != null ? marker.submittedAt() : entry.firstSeenAt,
-                marker == null ? null : marker.startedAt(), result == null ? null : result.timestamp(),
+                : v.task().wireName()).orElse(null), submittedAt, startedAt,
+                result == null ? null : result.timestamp(),
                 result != null && result.isCached(), batchId(marker, result),
                 result == null || result.error() == null ? null : result.error().code(), entry.promptExcerpt,
                 entry.audio, entry.request != null, List.copyOf(entry.notifications),
                 result == null ? null : result.traceId());
+    }
+
+    /** When the worker started: its result's time less its processing time (none for a cache hit). */
+    private static Instant startedAt(JobResult result) {
+        if (result == null || result.timestamp() == null || result.processingTimeMs() == null || result.isCached()) {
+            return null;
+        }
+        return result.timestamp().minusMillis(result.processingTimeMs());
+    }
+
+    /** When it was submitted: the start less the time it waited on its queue, as the worker measured it. */
+    private static Optional<Instant> submittedAt(JobResult result, Instant startedAt) {
+        if (startedAt == null || result.queueWaitMs() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(startedAt.minusMillis(result.queueWaitMs()));
     }
 
     private static String batchId(JobState marker, JobResult result) {

@@ -27,9 +27,9 @@ import java.util.function.Function;
 /**
  * The jobs the stack saw lately, newest first and at most {@link #CAPACITY}: from the API's answers (the request
  * and the tier it was routed to) and from the S3 event stream the launcher already delivers (marker, result, audio
- * and notification writes). Both feeds only note what happened, in constant time, on the writer's thread; the
- * marker and result are read from S3 when a page asks for a job whose objects changed since they were last read,
- * so an open page costs a few reads per change and none while nothing moves.
+ * and notification writes). Both feeds only note what happened, in constant time, on the writer's thread; a job's
+ * marker or result is read from S3 when a page asks for it and S3 reported a write since the last read, so an open
+ * page costs about one read per job (its result) and none while nothing moves.
  */
 public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Observer {
     static final int CAPACITY = 200;
@@ -163,10 +163,11 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
         return Optional.ofNullable(jobs.get(requestId)).map(e -> List.copyOf(e.notifications)).orElse(List.of());
     }
 
-    /** Reads the marker and result again when S3 reported newer writes (one reader at a time: no read twice). */
+    /**
+     * Reads what S3 reported newer (one reader at a time: nothing read twice). A finished job costs one read, its
+     * result, which also says when it was submitted and started; the marker is read only while no result exists.
+     */
     private void refresh(JobEntry entry) {
-        int markerWrites;
-        boolean readResult;
         synchronized (this) {
             if (!entry.stale()) {
                 return;
@@ -174,19 +175,25 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
         }
         reading.lock();
         try {
+            int markerWrites;
+            boolean finished;
             synchronized (this) {
                 markerWrites = entry.markerWrites;
-                readResult = entry.resultWritten && entry.result == null;
+                finished = entry.resultWritten;
             }
-            Optional<JobState> marker = markerWrites > entry.markerWritesRead
-                    ? read(JobLayout.markerKey(entry.requestId), JobState.class) : Optional.empty();
-            Optional<JobResult> result = readResult
-                    ? read(JobLayout.resultKey(entry.requestId), JobResult.class) : Optional.empty();
-            synchronized (this) {
-                marker.ifPresent(m -> entry.marker = m);
-                result.ifPresent(r -> entry.result = r);
-                // a marker taken back (a failed send) reads as absent: not read again until written again
-                entry.markerWritesRead = markerWrites;
+            if (finished) {
+                Optional<JobResult> result = read(JobLayout.resultKey(entry.requestId), JobResult.class);
+                synchronized (this) {
+                    result.ifPresent(r -> entry.result = r);
+                    entry.markerWritesRead = markerWrites;
+                }
+            } else if (markerWrites > entry.markerWritesRead) {
+                Optional<JobState> marker = read(JobLayout.markerKey(entry.requestId), JobState.class);
+                synchronized (this) {
+                    marker.ifPresent(m -> entry.marker = m);
+                    // a marker taken back (a failed send) reads as absent: not read again until written again
+                    entry.markerWritesRead = markerWrites;
+                }
             }
         } finally {
             reading.unlock();
