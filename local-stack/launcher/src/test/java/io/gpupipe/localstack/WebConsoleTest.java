@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -102,19 +103,17 @@ class WebConsoleTest {
         driver.executeScript(STATUS_RECORDER);
         String prompt = SLOW + " " + UUID.randomUUID() + ": the console speaks.";
         // when a speech job is submitted in the form
-        new Select(driver.findElement(By.id("f-kind"))).selectByValue("speech");
-        type("f-prompt", prompt);
-        driver.findElement(By.id("f-submit")).click();
-        String id = await(d -> d.findElements(By.cssSelector("#submit-outcome a")).stream().findFirst()
-                .map(WebElement::getText).orElse(null), Duration.ofSeconds(30));
-        await(d -> "succeeded".equals(status(id)) ? true : null, JOB_LIMIT);
+        String id = submitSpeechAndAwaitSuccess(prompt);
         // then the same page showed it queued, running, then succeeded
         assertThat(driver.executeScript("return window.__statuses[arguments[0]]", id))
                 .isEqualTo(List.of("queued", "running", "succeeded"));
         assertThat(driver.executeScript("return window.__samePage")).isEqualTo(true);
         saveScreenshot("console-jobs.png");
         // when its page is opened
-        driver.findElement(By.cssSelector("#jobs-table tr[data-request-id='" + id + "'] a")).click();
+        await(d -> {
+            d.findElement(By.cssSelector("#jobs-table tr[data-request-id='" + id + "'] a")).click();
+            return true;
+        }, Duration.ofSeconds(30));
         // then the audio element has a WAV it can play
         await(d -> Boolean.TRUE.equals(driver.executeScript("const a = document.getElementById('job-audio');"
                 + "return a !== null && a.error === null && a.readyState >= 1 && a.duration > 0")) ? true : null,
@@ -125,11 +124,11 @@ class WebConsoleTest {
         assertThat(wav.statusCode()).isEqualTo(200);
         assertThat(Wavs.parse(wav.body()).durationSeconds()).isPositive();
         // and the request, and the trace across router and worker
-        assertThat(JobJson.read(driver.findElement(By.id("job-request-body")).getText(), JsonNode.class)
+        assertThat(JobJson.read(text("job-request-body"), JsonNode.class)
                 .path("prompt").asText()).isEqualTo(prompt);
         await(d -> d.findElement(By.id("job-trace")).getText().contains("worker job") ? true : null,
                 Duration.ofSeconds(30));
-        assertThat(driver.findElement(By.id("job-trace")).getText()).contains("router", "gpu-worker");
+        assertThat(text("job-trace")).contains("router", "gpu-worker");
     }
 
     @Test
@@ -164,17 +163,20 @@ class WebConsoleTest {
         // when
         open("#/queues");
         // then it is listed under the DLQ with the worker's reason, its body as text
-        WebElement row = await(d -> d.findElements(By.cssSelector("#dlq-table tbody tr")).stream()
-                .filter(r -> r.getText().contains(tag)).findFirst().orElse(null), JOB_LIMIT);
-        assertThat(row.findElement(By.cssSelector(".reason")).getText()).startsWith("invalid_request");
-        assertThat(row.findElement(By.cssSelector(".body")).getText()).isEqualTo("poison " + tag + " <b>x</b>");
-        assertThat(row.findElements(By.tagName("b"))).isEmpty();
+        List<String> letter = await(d -> d.findElements(By.cssSelector("#dlq-table tbody tr")).stream()
+                .filter(r -> r.getText().contains(tag)).findFirst()
+                .map(r -> List.of(r.findElement(By.cssSelector(".reason")).getText(),
+                        r.findElement(By.cssSelector(".body")).getText(),
+                        Integer.toString(r.findElements(By.tagName("b")).size()))).orElse(null), JOB_LIMIT);
+        assertThat(letter.get(0)).startsWith("invalid_request");
+        assertThat(letter.get(1)).isEqualTo("poison " + tag + " <b>x</b>");
+        assertThat(letter.get(2)).isEqualTo("0");
         // and the queues and the worker are there
         assertThat(driver.findElements(By.cssSelector("#queues-table tbody tr"))).hasSize(
                 TierCatalogue.bundled().tiers().size() + 1);
-        WebElement worker = driver.findElement(By.cssSelector("#workers-table tr[data-tier='" + speech.wireName()
-                + "']"));
-        assertThat(worker.getText()).contains("ready", " / ");
+        String worker = await(d -> d.findElement(By.cssSelector("#workers-table tr[data-tier='"
+                + speech.wireName() + "']")).getText(), Duration.ofSeconds(30));
+        assertThat(worker).contains("ready", " / ");
         // when a redrive is started
         new Select(driver.findElement(By.id("redrive-destination"))).selectByValue(
                 TierCatalogue.bundled().get(speech).queue());
@@ -195,21 +197,17 @@ class WebConsoleTest {
         String prompt = "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\"> "
                 + UUID.randomUUID();
         open("#/jobs");
-        new Select(driver.findElement(By.id("f-kind"))).selectByValue("speech");
-        type("f-prompt", prompt);
         // when
-        driver.findElement(By.id("f-submit")).click();
-        String id = await(d -> d.findElements(By.cssSelector("#submit-outcome a")).stream().findFirst()
-                .map(WebElement::getText).orElse(null), Duration.ofSeconds(30));
-        await(d -> "succeeded".equals(status(id)) ? true : null, JOB_LIMIT);
+        String id = submitSpeechAndAwaitSuccess(prompt);
         // then the list shows the characters, runs nothing and builds no element from them
-        WebElement row = driver.findElement(By.cssSelector("#jobs-table tr[data-request-id='" + id + "']"));
-        assertThat(row.findElement(By.cssSelector(".prompt")).getText()).isEqualTo(prompt);
+        String shown = await(d -> d.findElement(By.cssSelector("#jobs-table tr[data-request-id='" + id + "'] .prompt"))
+                .getText(), Duration.ofSeconds(30));
+        assertThat(shown).isEqualTo(prompt);
         assertThat(driver.findElements(By.cssSelector("#jobs-table img, #jobs-table script"))).isEmpty();
         // and so does the job's page
         open("#/job/" + id);
         await(d -> d.findElements(By.id("job-request-body")).isEmpty() ? null : true, Duration.ofSeconds(30));
-        assertThat(JobJson.read(driver.findElement(By.id("job-request-body")).getText(), JsonNode.class)
+        assertThat(JobJson.read(text("job-request-body"), JsonNode.class)
                 .path("prompt").asText()).isEqualTo(prompt);
         assertThat(driver.findElements(By.cssSelector("#view-job img, #view-job script"))).isEmpty();
         assertThat(driver.executeScript("return window.__xss === undefined")).isEqualTo(true);
@@ -224,7 +222,7 @@ class WebConsoleTest {
                 == TierCatalogue.bundled().tiers().size() ? true : null, Duration.ofSeconds(60));
         assertThat(driver.findElements(By.cssSelector("#scaling-chart polyline"))).hasSize(
                 TierCatalogue.bundled().tiers().size());
-        assertThat(driver.findElement(By.id("scaling-table")).getText()).contains(speech.wireName());
+        assertThat(text("scaling-table")).contains(speech.wireName());
     }
 
     private void open(String fragment) {
@@ -234,15 +232,33 @@ class WebConsoleTest {
                 Duration.ofSeconds(30));
     }
 
+    /** Submits a speech job in the form; its requestId, once its row shows it succeeded. */
+    private String submitSpeechAndAwaitSuccess(String prompt) {
+        new Select(driver.findElement(By.id("f-kind"))).selectByValue("speech");
+        type("f-prompt", prompt);
+        driver.findElement(By.id("f-submit")).click();
+        String id = await(d -> d.findElements(By.cssSelector("#submit-outcome a")).stream().findFirst()
+                .map(WebElement::getText).orElse(null), Duration.ofSeconds(30));
+        await(d -> "succeeded".equals(status(id)) ? true : null, JOB_LIMIT);
+        return id;
+    }
+
+    /** The text of element {@code id} (looked up again if the page rebuilt it meanwhile). */
+    private String text(String id) {
+        return await(d -> d.findElement(By.id(id)).getText(), Duration.ofSeconds(30));
+    }
+
     private void type(String id, String text) {
         WebElement field = driver.findElement(By.id(id));
         field.clear();
         field.sendKeys(text);
     }
 
+    /** The status a job's row shows now (read in one step: the page rebuilds its rows every 2 s). */
     private String status(String requestId) {
-        return driver.findElements(By.cssSelector("#jobs-table tr[data-request-id='" + requestId + "'] "
-                + "[data-status]")).stream().findFirst().map(e -> e.getAttribute("data-status")).orElse(null);
+        return (String) driver.executeScript("const badge = document.querySelector("
+                + "`#jobs-table tr[data-request-id='${arguments[0]}'] [data-status]`);"
+                + "return badge === null ? null : badge.dataset.status;", requestId);
     }
 
     private static String apiMessage(JsonNode refused, String field) {
@@ -255,7 +271,9 @@ class WebConsoleTest {
     }
 
     private <T> T await(Function<WebDriver, T> condition, Duration limit) {
-        return new WebDriverWait(driver, limit, Duration.ofMillis(100)).until(condition::apply);
+        // the page rebuilds its tables every 2 s: an element found just before is looked up again
+        return new WebDriverWait(driver, limit, Duration.ofMillis(100))
+                .ignoring(StaleElementReferenceException.class).until(condition::apply);
     }
 
     private void saveScreenshot(String name) throws IOException {
