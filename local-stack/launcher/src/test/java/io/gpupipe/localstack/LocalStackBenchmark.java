@@ -93,7 +93,7 @@ class LocalStackBenchmark {
     }
 
     /**
-     * The result cache (issue 12): submit → result of the same deterministic jobs twice, first as misses (queue,
+     * The result cache: submit → result of the same deterministic jobs twice, first as misses (queue,
      * worker, model), then under new requestIds as hits (answered by the router). Speech jobs on FreeTTS, and text
      * jobs on TinyStories when ../shared/models/stories260K.gguf is there. {@code -Dbenchmark.cache-jobs=N} (200).
      */
