@@ -66,7 +66,7 @@ class WorkerPipelineTest extends WorkerAppTest {
                 .path("checks[0].data.jobsSettled");
         assertThat(before).as("jobsSettled in the readiness data").isNotNull();
         String id = LocalPipeline.newRequestId();
-        pipeline.send(LocalAws.SMALL_QUEUE, LocalPipeline.job(id, "Count me " + id, j -> j.put("maxTokens", 8)));
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "Count me " + id, j -> j.put("maxTokens", 8)));
         // when
         pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then the readiness answer carries what the web console shows: the window, and a count that moved on

@@ -37,11 +37,11 @@ class RedriveTest {
     void start_shouldMoveEveryDlqMessageToTheNamedQueue_withItsAttributes() throws Exception {
         // given two messages a worker dead-lettered, as it does: the raw body, its reason and origin
         String dlq = aws.queueUrl(LocalAws.DLQ);
-        String destination = aws.queueUrl(LocalAws.SMALL_QUEUE);
+        String destination = aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE);
         for (String body : List.of("poison one", "poison two")) {
             sqs.sendMessage(b -> b.queueUrl(dlq).messageBody(body).messageAttributes(Map.of(
                     MessageAttributes.ERROR_REASON, text("invalid_request: body not JSON"),
-                    MessageAttributes.ORIGINAL_QUEUE, text(LocalAws.SMALL_QUEUE))));
+                    MessageAttributes.ORIGINAL_QUEUE, text(LocalAws.DEFAULT_TEXT_QUEUE))));
         }
         Redrive redrive = new Redrive(sqs, arn(dlq));
         // when
