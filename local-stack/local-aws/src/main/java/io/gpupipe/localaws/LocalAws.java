@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.elasticmq.NodeAddress;
 import org.elasticmq.rest.sqs.SQSRestServer;
 import org.elasticmq.rest.sqs.SQSRestServerBuilder;
@@ -23,6 +24,7 @@ import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -238,9 +240,14 @@ public final class LocalAws implements AutoCloseable {
 
     /** An S3 client whose calls pass {@code interceptors} (e.g. {@code ConditionalConflictStandIn}). */
     public S3Client newS3Client(List<ExecutionInterceptor> interceptors) {
+        return newS3Client(c -> c.executionInterceptors(interceptors));
+    }
+
+    /** An S3 client with its own override configuration (interceptors, retry strategy). */
+    public S3Client newS3Client(Consumer<ClientOverrideConfiguration.Builder> override) {
         return S3Client.builder().endpointOverride(s3Endpoint).region(Region.of(REGION)).forcePathStyle(true)
                 .credentialsProvider(credentials()).httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(c -> c.executionInterceptors(interceptors)).build();
+                .overrideConfiguration(override).build();
     }
 
     /** A presigner configured as Quarkus configures the functions' (endpoint override, path style, test keys). */
