@@ -166,11 +166,8 @@ class JobTracingTest {
     private List<SpanData> awaitTrace(String traceId, int atLeast) {
         return await("the spans of trace " + traceId).atMost(TIMEOUT).until(() -> {
             provider.forceFlush().join(5, TimeUnit.SECONDS);
-            List<SpanData> trace = spans.getFinishedSpanItems().stream()
-                    .filter(s -> s.getTraceId().equals(traceId)).toList();
-            return trace.size() >= atLeast && !named(trace, JobProcessor.JOB_SPAN).isEmpty()
-                    ? Optional.of(trace) : Optional.empty();
-        }, Optional::isPresent).orElseThrow();
+            return spans.getFinishedSpanItems().stream().filter(s -> s.getTraceId().equals(traceId)).toList();
+        }, trace -> trace.size() >= atLeast && !named(trace, JobProcessor.JOB_SPAN).isEmpty());
     }
 
     private static List<SpanData> named(List<SpanData> spans, String name) {
