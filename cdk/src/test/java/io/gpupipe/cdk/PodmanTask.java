@@ -118,7 +118,7 @@ final class PodmanTask implements AutoCloseable {
                 + number(health, "Interval", 30) * number(health, "Retries", 3));
         String name = names.get(container);
         try {
-            await(container + " HEALTHY").atMost(grace).pollInterval(HEALTH_POLL)
+            await(container + " HEALTHY").atMost(grace).pollDelay(Duration.ZERO).pollInterval(HEALTH_POLL)
                     .until(() -> Podman.run(COMMAND_TIMEOUT, "healthcheck", "run", name).exitCode() == 0);
         } catch (ConditionTimeoutException e) {
             throw new IllegalStateException(container + " was not HEALTHY within " + grace + "; its log:\n"

@@ -167,8 +167,8 @@ class SpeechTierShapeTest {
 
         JobResult awaitResult(S3Client s3, String bucket, String requestId) {
             try {
-                return await("the result of " + requestId).atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
-                        .until(() -> {
+                return await("the result of " + requestId).atMost(TIMEOUT).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(100)).until(() -> {
                             if (!process.isAlive()) {
                                 fail("the worker exited (code " + process.exitValue() + ") before a result; log:\n"
                                         + log());

@@ -99,7 +99,7 @@ class TaskDefinitionInPodmanTest {
             // job is in flight
             InferenceJob inFlight = job("{\"prompt\":\"" + SLOW_FRAGMENT + " at stop time\",\"maxTokens\":8}");
             send(sqs, aws.queueUrl(SMALL), inFlight);
-            await("the slow job to reach the model server").atMost(Duration.ofMinutes(1))
+            await("the slow job to reach the model server").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(200)).until(() -> smallTask.exec("model-server", "curl", "-fsS",
                             "http://127.0.0.1:8000/metrics").lines()
                             .anyMatch(l -> l.startsWith("vllm:num_requests_running") && !l.endsWith(" 0.0")));
@@ -195,8 +195,8 @@ class TaskDefinitionInPodmanTest {
 
     private static JobResult awaitResult(S3Client s3, LocalAws aws, InferenceJob job, PodmanTask task) {
         try {
-            return await("the result of " + job.requestId()).atMost(RESULT_TIMEOUT).pollInterval(Duration.ofMillis(100))
-                    .until(() -> {
+            return await("the result of " + job.requestId()).atMost(RESULT_TIMEOUT).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
                         try {
                             return Optional.of(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(aws.bucket())
                                     .key(JobLayout.resultKey(job.requestId()))).asUtf8String(), JobResult.class));

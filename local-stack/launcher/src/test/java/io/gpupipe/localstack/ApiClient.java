@@ -59,7 +59,8 @@ final class ApiClient {
 
     /** Polls a batch until it is terminal (completed, failed, expired, cancelled); a timeout shows the last seen. */
     JsonNode awaitBatch(String id, Duration limit) {
-        return await("batch " + id + " to finish").atMost(limit).pollInterval(Duration.ofMillis(100))
+        return await("batch " + id + " to finish").atMost(limit).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> get("/v1/batches/" + id).body(), last -> List.of("completed", "failed", "expired",
                         "cancelled").contains(last.path("status").asText()));
     }

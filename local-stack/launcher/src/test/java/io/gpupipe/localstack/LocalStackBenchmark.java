@@ -203,7 +203,7 @@ class LocalStackBenchmark {
             statuses.merge(reply.get(), 1, Integer::sum);
         }
         clients.shutdown();
-        await().atMost(Duration.ofMinutes(10)).pollInterval(POLL)
+        await().atMost(Duration.ofMinutes(10)).pollDelay(Duration.ZERO).pollInterval(POLL)
                 .untilAsserted(() -> assertThat(resultAt.keySet()).containsAll(sentAt.keySet()));
         List<Long> nanos = sentAt.entrySet().stream().map(e -> resultAt.get(e.getKey()) - e.getValue()).toList();
         return new Latencies(statuses, nanos);
@@ -216,7 +216,7 @@ class LocalStackBenchmark {
      */
     private static void awaitOrReportShortfall(ConditionFactory wait, Callable<Boolean> condition) {
         try {
-            wait.pollInterval(POLL).until(condition);
+            wait.pollDelay(Duration.ZERO).pollInterval(POLL).until(condition);
         } catch (ConditionTimeoutException e) {
             System.out.println("  " + e.getMessage());
         }

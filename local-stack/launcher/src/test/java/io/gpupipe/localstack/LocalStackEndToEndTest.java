@@ -571,7 +571,8 @@ class LocalStackEndToEndTest {
     }
 
     private JobResult awaitResultObject(String id) {
-        return await("results/" + id + ".json").atMost(JOB_LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+        return await("results/" + id + ".json").atMost(JOB_LIMIT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
             try {
                 return Optional.of(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET)
                         .key("results/" + id + ".json")).asUtf8String(), JobResult.class));
@@ -582,7 +583,8 @@ class LocalStackEndToEndTest {
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
-        await(what).atMost(JOB_LIMIT).pollInterval(Duration.ofMillis(100)).until(condition::getAsBoolean);
+        await(what).atMost(JOB_LIMIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(condition::getAsBoolean);
     }
 
     private int visibleMessages(String queue) {

@@ -101,7 +101,7 @@ class SlowModelStartTest {
     }
 
     private static <T> T await(Supplier<Optional<T>> probe, String what) {
-        return Awaitility.await(what).atMost(LIMIT).pollInterval(Duration.ofMillis(100))
+        return Awaitility.await(what).atMost(LIMIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
                 .until(probe::get, Optional::isPresent).orElseThrow();
     }
 }

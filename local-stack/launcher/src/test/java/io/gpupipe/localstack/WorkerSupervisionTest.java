@@ -71,7 +71,7 @@ class WorkerSupervisionTest {
     private static void awaitRestartedAndReady(ByteArrayOutputStream output, WorkerProcess first) {
         String name = WorkerProcess.name(Tier.of("speech"));
         await(name + " (pid " + first.process().pid() + ") restarted and ready").atMost(LIMIT)
-                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).until(() -> {
                     String text = output.toString(StandardCharsets.UTF_8);
                     int restarted = text.indexOf(name + " restarted (pid ");
                     return restarted >= 0 && text.indexOf(") is ready again", restarted) >= 0;

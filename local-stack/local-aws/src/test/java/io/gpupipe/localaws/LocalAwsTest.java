@@ -47,7 +47,7 @@ class LocalAwsTest {
         long before = sqsThreads();
         other.close();
         assertThat(before).isPositive();
-        await().atMost(Duration.ofSeconds(10)).pollInterval(POLL).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(POLL).untilAsserted(() ->
                 assertThat(sqsThreads()).as("ElasticMQ dispatcher threads after close").isLessThan(before));
     }
 

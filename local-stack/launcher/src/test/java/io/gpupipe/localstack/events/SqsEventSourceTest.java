@@ -63,8 +63,8 @@ class SqsEventSourceTest {
                 return new LambdaFunction.Invocation(true, false, ("{\"batchItemFailures\":[" + failures + "]}")
                         .getBytes(StandardCharsets.UTF_8));
             }, aws, LocalAws.DLQ, console)) {
-                await("the three messages handled").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                        .until(() -> source.deleted() + source.kept() >= 3);
+                await("the three messages handled").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(50)).until(() -> source.deleted() + source.kept() >= 3);
 
                 // then: two deleted; the kept one is still on the queue (in flight until its visibility ends)
                 assertThat(source.deleted()).isEqualTo(2);
