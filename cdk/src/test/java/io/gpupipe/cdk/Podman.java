@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * The {@code podman} command line with the container test's {@code containers.conf} (runc, the sandbox's ulimits).
@@ -78,25 +77,6 @@ final class Podman {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted: " + command, e);
-        }
-    }
-
-    /** Polls {@code condition} every {@code every} until it holds or {@code within} has passed; true if it held. */
-    public static boolean poll(Duration within, Duration every, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (true) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(every.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.gpupipe.cdk;
 
 import static io.gpupipe.cdk.TemplateJson.list;
 import static io.gpupipe.cdk.TemplateJson.map;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One synthesized ECS task definition run by podman, translated field by field: the task's containers share one
@@ -25,7 +27,7 @@ import java.util.stream.Collectors;
 final class PodmanTask implements AutoCloseable {
     private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
     /** How often the test runs a container's health check while waiting (ECS: every Interval; see awaitHealthy). */
-    private static final Duration HEALTH_POLL = Duration.ofSeconds(1);
+    private static final Duration HEALTH_POLL = Duration.ofMillis(250);
 
     private final String pod;
     private final Map<String, Map<String, Object>> containers = new LinkedHashMap<>();
@@ -107,7 +109,7 @@ final class PodmanTask implements AutoCloseable {
 
     /**
      * Waits until the container's own health check command passes, run inside it by {@code podman healthcheck run}
-     * (podman's timer needs systemd, absent here). Polled every second rather than every Interval, which only makes
+     * (podman's timer needs systemd, absent here). Polled every 250 ms rather than every Interval, which only makes
      * HEALTHY come sooner, bounded by what ECS tolerates: StartPeriod + Interval × Retries.
      */
     void awaitHealthy(String container) {
@@ -115,11 +117,12 @@ final class PodmanTask implements AutoCloseable {
         Duration grace = Duration.ofSeconds(number(health, "StartPeriod", 0)
                 + number(health, "Interval", 30) * number(health, "Retries", 3));
         String name = names.get(container);
-        boolean healthy = Podman.poll(grace, HEALTH_POLL, () -> Podman.run(COMMAND_TIMEOUT, "healthcheck", "run",
-                name).exitCode() == 0);
-        if (!healthy) {
+        try {
+            await(container + " HEALTHY").atMost(grace).pollDelay(Duration.ZERO).pollInterval(HEALTH_POLL)
+                    .until(() -> Podman.run(COMMAND_TIMEOUT, "healthcheck", "run", name).exitCode() == 0);
+        } catch (ConditionTimeoutException e) {
             throw new IllegalStateException(container + " was not HEALTHY within " + grace + "; its log:\n"
-                    + logs(container));
+                    + logs(container), e);
         }
     }
 

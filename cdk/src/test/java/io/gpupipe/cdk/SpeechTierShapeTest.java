@@ -5,6 +5,7 @@ import static io.gpupipe.cdk.TemplateJson.list;
 import static io.gpupipe.cdk.TemplateJson.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
@@ -32,8 +33,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -162,20 +165,24 @@ class SpeechTierShapeTest {
             return new WorkerProcess(builder.start(), log);
         }
 
-        JobResult awaitResult(S3Client s3, String bucket, String requestId) throws InterruptedException {
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    fail("the worker exited (code " + process.exitValue() + ") before a result; log:\n" + log());
-                }
-                try {
-                    return JobJson.read(s3.getObjectAsBytes(b -> b.bucket(bucket)
-                            .key(JobLayout.resultKey(requestId))).asUtf8String(), JobResult.class);
-                } catch (NoSuchKeyException e) {
-                    Thread.sleep(250);
-                }
+        JobResult awaitResult(S3Client s3, String bucket, String requestId) {
+            try {
+                return await("the result of " + requestId).atMost(TIMEOUT).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(100)).until(() -> {
+                            if (!process.isAlive()) {
+                                fail("the worker exited (code " + process.exitValue() + ") before a result; log:\n"
+                                        + log());
+                            }
+                            try {
+                                return Optional.of(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(bucket)
+                                        .key(JobLayout.resultKey(requestId))).asUtf8String(), JobResult.class));
+                            } catch (NoSuchKeyException e) {
+                                return Optional.<JobResult>empty();
+                            }
+                        }, Optional::isPresent).orElseThrow();
+            } catch (ConditionTimeoutException e) {
+                return fail("no result for " + requestId + " within " + TIMEOUT + "; worker log:\n" + log(), e);
             }
-            return fail("no result for " + requestId + " within " + TIMEOUT + "; worker log:\n" + log());
         }
 
         String log() {

@@ -5,6 +5,7 @@ import static io.gpupipe.cdk.TemplateJson.map;
 import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsOptions;
@@ -22,8 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -86,9 +88,9 @@ class TaskDefinitionInPodmanTest {
                     + "\"aiden\"}");
             send(sqs, aws.queueUrl(SMALL), generate, chat);
             send(sqs, aws.queueUrl(SPEECH), speak);
-            assertSucceeded(await(s3, aws, generate, smallTask), SMALL, smallTask);
-            assertSucceeded(await(s3, aws, chat, smallTask), SMALL, smallTask);
-            JobResult spoken = await(s3, aws, speak, speechTask);
+            assertSucceeded(awaitResult(s3, aws, generate, smallTask), SMALL, smallTask);
+            assertSucceeded(awaitResult(s3, aws, chat, smallTask), SMALL, smallTask);
+            JobResult spoken = awaitResult(s3, aws, speak, speechTask);
             assertSucceeded(spoken, SPEECH, speechTask);
             assertThat(spoken.result().format()).isEqualTo("wav");
             assertThat(spoken.result().sampleRate()).isEqualTo(24_000);
@@ -97,10 +99,10 @@ class TaskDefinitionInPodmanTest {
             // job is in flight
             InferenceJob inFlight = job("{\"prompt\":\"" + SLOW_FRAGMENT + " at stop time\",\"maxTokens\":8}");
             send(sqs, aws.queueUrl(SMALL), inFlight);
-            assertThat(Podman.poll(Duration.ofMinutes(1), Duration.ofMillis(200), () -> smallTask.exec(
-                    "model-server", "curl", "-fsS", "http://127.0.0.1:8000/metrics").lines()
-                    .anyMatch(l -> l.startsWith("vllm:num_requests_running") && !l.endsWith(" 0.0"))))
-                    .as("the slow job reached the model server").isTrue();
+            await("the slow job to reach the model server").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(200)).until(() -> smallTask.exec("model-server", "curl", "-fsS",
+                            "http://127.0.0.1:8000/metrics").lines()
+                            .anyMatch(l -> l.startsWith("vllm:num_requests_running") && !l.endsWith(" 0.0")));
             long stopping = System.nanoTime();
             int workerExit = smallTask.stop("gpu-worker");
             Duration stopTook = Duration.ofNanos(System.nanoTime() - stopping);
@@ -108,7 +110,7 @@ class TaskDefinitionInPodmanTest {
 
             // then the worker finished the job before it exited, within its stopTimeout, and said so
             String workerLog = smallTask.logs("gpu-worker");
-            assertSucceeded(await(s3, aws, inFlight, smallTask), SMALL, smallTask);
+            assertSucceeded(awaitResult(s3, aws, inFlight, smallTask), SMALL, smallTask);
             assertThat(workerLog).contains("drained tier " + SMALL.wireName()).contains("1 job(s) finished");
             assertThat(stopTook).isLessThan(Duration.ofSeconds(smallTask.stopTimeout("gpu-worker")));
             assertThat(workerExit).as("worker exit code (137 = SIGKILL after stopTimeout); log:%n%s", workerLog)
@@ -191,22 +193,21 @@ class TaskDefinitionInPodmanTest {
         }
     }
 
-    private static JobResult await(S3Client s3, LocalAws aws, InferenceJob job, PodmanTask task) {
-        AtomicReference<JobResult> result = new AtomicReference<>();
-        boolean found = Podman.poll(RESULT_TIMEOUT, Duration.ofMillis(250), () -> {
-            try {
-                result.set(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(aws.bucket())
-                        .key(JobLayout.resultKey(job.requestId()))).asUtf8String(), JobResult.class));
-                return true;
-            } catch (NoSuchKeyException e) {
-                return false;
-            }
-        });
-        if (!found) {
-            fail("no result for " + job.requestId() + " within " + RESULT_TIMEOUT + "; worker log:\n"
-                    + task.logs("gpu-worker") + "\nmodel server log:\n" + task.logs("model-server"));
+    private static JobResult awaitResult(S3Client s3, LocalAws aws, InferenceJob job, PodmanTask task) {
+        try {
+            return await("the result of " + job.requestId()).atMost(RESULT_TIMEOUT).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+                        try {
+                            return Optional.of(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(aws.bucket())
+                                    .key(JobLayout.resultKey(job.requestId()))).asUtf8String(), JobResult.class));
+                        } catch (NoSuchKeyException e) {
+                            return Optional.<JobResult>empty();
+                        }
+                    }, Optional::isPresent).orElseThrow();
+        } catch (ConditionTimeoutException e) {
+            return fail("no result for " + job.requestId() + " within " + RESULT_TIMEOUT + "; worker log:\n"
+                    + task.logs("gpu-worker") + "\nmodel server log:\n" + task.logs("model-server"), e);
         }
-        return result.get();
     }
 
     private static void assertSucceeded(JobResult result, Tier tier, PodmanTask task) {

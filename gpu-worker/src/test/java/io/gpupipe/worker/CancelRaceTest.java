@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.adapters.MarkerSnapshot;
@@ -10,13 +11,13 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RacingJobStore;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +63,8 @@ class CancelRaceTest extends WorkerAppTest {
         pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
+        JobEvent event = await("event of " + id).atMost(EVENT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         // then
         assertThat(cancelWon).isTrue();
         assertThatTheCancelWon(id, event);
@@ -78,7 +80,8 @@ class CancelRaceTest extends WorkerAppTest {
         pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
+        JobEvent event = await("event of " + id).atMost(EVENT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         // then
         assertThat(created).isTrue();
         assertThatTheCancelWon(id, event);
@@ -95,7 +98,8 @@ class CancelRaceTest extends WorkerAppTest {
         pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "race me " + id));
         // when
         worker.start();
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), EVENT_TIMEOUT, "event of " + id);
+        JobEvent event = await("event of " + id).atMost(EVENT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         // then
         assertThat(event.outcome()).isEqualTo(JobOutcome.SUCCEEDED);
         assertThat(standIn.completionsWith(id)).isEqualTo(1);
@@ -108,8 +112,8 @@ class CancelRaceTest extends WorkerAppTest {
         assertThat(standIn.completionsWith(id)).isZero();
         assertThat(pipeline.result(id)).isEmpty();
         assertThat(pipeline.marker(id)).map(JobState::status).contains(JobStatus.CANCELLED);
-        Await.sleep(300);
-        assertThat(events.of(id)).hasSize(1);
+        await("no second event of " + id).during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(events.of(id)).hasSize(1));
         assertThat(pipeline.drainQueue(LocalAws.ESCALATION_QUEUE, Duration.ZERO)).noneMatch(m -> m.body().contains(id));
     }
 

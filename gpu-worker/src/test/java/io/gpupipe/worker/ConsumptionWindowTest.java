@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -37,8 +38,8 @@ class ConsumptionWindowTest {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(100);
-        assertThat(waiting).isNotDone();
+        await("the acquire to stay blocked").during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(waiting).isNotDone());
         window.release(1);
         // then
         assertThat(waiting.get(2, TimeUnit.SECONDS)).isEqualTo(1);

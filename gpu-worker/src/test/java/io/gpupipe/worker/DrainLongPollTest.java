@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.adapters.aws.SqsTierQueue;
@@ -36,7 +37,7 @@ class DrainLongPollTest extends WorkerAppTest {
                 .withVisibilityTimeout(Duration.ofSeconds(300)).withWaitTime(LONG_POLL);
         Worker worker = new Worker(settings, queue, localStore(), backend, new CapturedEvents(), Clock.systemUTC());
         worker.start();
-        Thread.sleep(1000);
+        await("the poller's long poll").atMost(Duration.ofSeconds(10)).until(() -> queue.receivesInProgress() == 1);
         // when SIGTERM drains it, the process exits when the drain returns, and then a job arrives
         long start = System.nanoTime();
         worker.drain(Duration.ofSeconds(1));

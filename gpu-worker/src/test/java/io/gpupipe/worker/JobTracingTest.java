@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.adapters.aws.S3JobStore;
@@ -15,7 +16,6 @@ import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.opentelemetry.api.trace.SpanKind;
@@ -75,7 +75,7 @@ class JobTracingTest {
     @BeforeEach
     void tracedWorkerOnTheLargeQueue() {
         pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), TIMEOUT, "the app's worker to start");
+        await("the app's worker to start").atMost(TIMEOUT).until(() -> lifecycle.worker().isPresent());
         provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
         WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(Tier.of("large"))
                 .withMaxInFlight(4).withoutAdaptiveWindow();
@@ -164,13 +164,10 @@ class JobTracingTest {
     }
 
     private List<SpanData> awaitTrace(String traceId, int atLeast) {
-        return Await.until(() -> {
+        return await("the spans of trace " + traceId).atMost(TIMEOUT).until(() -> {
             provider.forceFlush().join(5, TimeUnit.SECONDS);
-            List<SpanData> trace = spans.getFinishedSpanItems().stream()
-                    .filter(s -> s.getTraceId().equals(traceId)).toList();
-            return trace.size() >= atLeast && !named(trace, JobProcessor.JOB_SPAN).isEmpty()
-                    ? Optional.of(trace) : Optional.empty();
-        }, TIMEOUT, "the spans of trace " + traceId);
+            return spans.getFinishedSpanItems().stream().filter(s -> s.getTraceId().equals(traceId)).toList();
+        }, trace -> trace.size() >= atLeast && !named(trace, JobProcessor.JOB_SPAN).isEmpty());
     }
 
     private static List<SpanData> named(List<SpanData> spans, String name) {

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
@@ -7,13 +8,13 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.FaultyJobStore;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +93,7 @@ class ReleasePathsTest extends WorkerAppTest {
         standIn.slow(prompt, Duration.ofSeconds(20));
         sendOnItsLastReceive(id, prompt);
         worker.start();
-        Await.until(() -> standIn.completionsWith(id) == 1, TIMEOUT, "the model call");
+        await("the model call").atMost(TIMEOUT).until(() -> standIn.completionsWith(id) == 1);
         // when SIGTERM's drain gives it 1 s
         DrainReport report = worker.drain(Duration.ofSeconds(1));
         // then
@@ -117,7 +118,7 @@ class ReleasePathsTest extends WorkerAppTest {
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
-        Await.until(() -> !events.of(id).isEmpty(), TIMEOUT, "the event");
+        await("the event").atMost(TIMEOUT).until(() -> !events.of(id).isEmpty());
         assertThat(events.of(id)).extracting(JobEvent::outcome).containsExactly(JobOutcome.SUCCEEDED);
     }
 
@@ -132,13 +133,13 @@ class ReleasePathsTest extends WorkerAppTest {
         pipeline.send(LocalAws.ESCALATION_QUEUE, body);
         // when
         worker.start();
-        Await.until(() -> standIn.completionsWith(prompt) == 1, TIMEOUT, "the original's model call");
+        await("the original's model call").atMost(TIMEOUT).until(() -> standIn.completionsWith(prompt) == 1);
         // then the duplicate gives its slot back long before the original ends
-        Await.until(() -> worker.inFlight() == 1, Duration.ofSeconds(3), "the duplicate to be released");
+        await("the duplicate to be released").atMost(Duration.ofSeconds(3)).until(() -> worker.inFlight() == 1);
         assertThat(pipeline.result(id)).isEmpty();
         JobResult result = pipeline.awaitResult(id, TIMEOUT);
-        Await.until(() -> events.of(id).size() == 2, Duration.ofSeconds(40), "the duplicate's return (after the "
-                + "model timeout, 20 s here)");
+        await("the duplicate's return (after the model timeout, 20 s here)").atMost(Duration.ofSeconds(40))
+                .until(() -> events.of(id).size() == 2);
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
         assertThat(events.of(id)).extracting(JobEvent::outcome)
@@ -150,8 +151,10 @@ class ReleasePathsTest extends WorkerAppTest {
         pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, prompt));
         String url = aws.queueUrl(LocalAws.ESCALATION_QUEUE);
         for (int receive = 1; receive < aws.maxReceiveCount(); receive++) {
-            Message message = Await.until(() -> pipeline.sqs().receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(1)
-                    .maxNumberOfMessages(1)).messages().stream().findFirst(), TIMEOUT, "the job message");
+            Message message = await("the job message").atMost(TIMEOUT)
+                    .until(() -> pipeline.sqs().receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(1)
+                            .maxNumberOfMessages(1)).messages().stream().findFirst(), Optional::isPresent)
+                    .orElseThrow();
             assertThat(message.body()).contains(id);
             pipeline.sqs().changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(message.receiptHandle())
                     .visibilityTimeout(0));

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.adapters.aws.S3CacheStore;
@@ -23,7 +24,6 @@ import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.opentelemetry.api.OpenTelemetry;
@@ -159,7 +159,7 @@ class ResultCacheWriterTest {
     }
 
     private void start(InferenceBackend backend, Tier tier) {
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
+        await("the app's worker to start").atMost(Duration.ofSeconds(30)).until(() -> lifecycle.worker().isPresent());
         WorkerSettings settings = lifecycle.worker().orElseThrow().settings().withTier(tier)
                 .withMaxInFlight(2).withoutAdaptiveWindow();
         worker = new Worker(settings, new SqsTierQueue(pipeline.sqs(), aws.queueUrl(tier),
@@ -188,14 +188,16 @@ class ResultCacheWriterTest {
     }
 
     private CacheEntry awaitEntry(CacheKey key) {
-        return Await.until(() -> object(JobLayout.cacheEntryKey(key))
-                .map(bytes -> JobJson.read(new String(bytes, java.nio.charset.StandardCharsets.UTF_8),
-                        CacheEntry.class)), RESULT_TIMEOUT, "cache entry " + key.hex());
+        return await("cache entry " + key.hex()).atMost(RESULT_TIMEOUT)
+                .until(() -> object(JobLayout.cacheEntryKey(key))
+                        .map(bytes -> JobJson.read(new String(bytes, java.nio.charset.StandardCharsets.UTF_8),
+                                CacheEntry.class)), Optional::isPresent)
+                .orElseThrow();
     }
 
     private void assertNoEntry(CacheKey key) {
-        Await.sleep(300);
-        assertThat(object(JobLayout.cacheEntryKey(key))).isEmpty();
+        await("no cache entry " + key.hex()).during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(object(JobLayout.cacheEntryKey(key))).isEmpty());
     }
 
     private Optional<byte[]> object(String key) {

@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
+
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.SqsTierQueue;
@@ -9,7 +11,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.standin.InjectVllmStandIn;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -43,7 +44,7 @@ abstract class WorkerAppTest {
     @BeforeEach
     void openPipelineOnceTheAppsWorkerConsumes() {
         pipeline = new LocalPipeline(aws);
-        Await.until(() -> lifecycle.worker().isPresent(), Duration.ofSeconds(30), "the app's worker to start");
+        await("the app's worker to start").atMost(Duration.ofSeconds(30)).until(() -> lifecycle.worker().isPresent());
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
@@ -7,7 +8,6 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RecordingJobEvents;
@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,8 @@ class WorkerFailureTest extends WorkerAppTest {
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(3);
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        JobEvent event = await("event").atMost(RESULT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         assertThat(event.modelCalls()).isEqualTo(3);
     }
 
@@ -58,7 +60,7 @@ class WorkerFailureTest extends WorkerAppTest {
         pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, prompt));
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
-        Await.until(() -> events.of(id).size() == 2, RESULT_TIMEOUT, "two deliveries");
+        await("two deliveries").atMost(RESULT_TIMEOUT).until(() -> events.of(id).size() == 2);
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.attempts()).isEqualTo(2);
@@ -105,8 +107,9 @@ class WorkerFailureTest extends WorkerAppTest {
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(result.processingTimeMs()).isGreaterThanOrEqualTo(8000);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
-        Await.sleep(500);
-        assertThat(events.of(id)).extracting(JobEvent::outcome).containsExactly(JobOutcome.SUCCEEDED);
+        await("no second delivery of " + id).during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(events.of(id)).extracting(JobEvent::outcome)
+                        .containsExactly(JobOutcome.SUCCEEDED));
     }
 
     @Test
@@ -126,10 +129,10 @@ class WorkerFailureTest extends WorkerAppTest {
             pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, tag + " " + i));
         }
         // when, then
-        Await.until(() -> worker.windowLimit() < full, Duration.ofSeconds(10), "the window to shrink");
+        await("the window to shrink").atMost(Duration.ofSeconds(10)).until(() -> worker.windowLimit() < full);
         ids.forEach(id -> assertThat(pipeline.awaitResult(id, Duration.ofSeconds(60)).status())
                 .isEqualTo(JobStatus.SUCCEEDED));
-        Await.until(() -> worker.windowLimit() == full, Duration.ofSeconds(15), "the window to grow back");
+        await("the window to grow back").atMost(Duration.ofSeconds(15)).until(() -> worker.windowLimit() == full);
     }
 
     @Test
@@ -149,7 +152,7 @@ class WorkerFailureTest extends WorkerAppTest {
         }
         worker.start();
         quick.forEach(id -> pipeline.awaitResult(id, RESULT_TIMEOUT));
-        Await.until(() -> worker.inFlight() == 4, RESULT_TIMEOUT, "the long jobs in flight");
+        await("the long jobs in flight").atMost(RESULT_TIMEOUT).until(() -> worker.inFlight() == 4);
         // when SIGTERM's drain gives them 1 s
         long start = System.nanoTime();
         DrainReport report = worker.drain(Duration.ofSeconds(1));
@@ -176,7 +179,7 @@ class WorkerFailureTest extends WorkerAppTest {
         List<String> ids = List.of(LocalPipeline.newRequestId(), LocalPipeline.newRequestId());
         ids.forEach(id -> pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, tag + " " + id)));
         worker.start();
-        Await.until(() -> worker.inFlight() == 2, RESULT_TIMEOUT, "both jobs in flight");
+        await("both jobs in flight").atMost(RESULT_TIMEOUT).until(() -> worker.inFlight() == 2);
         // when
         DrainReport report = worker.drain(Duration.ofSeconds(10));
         // then

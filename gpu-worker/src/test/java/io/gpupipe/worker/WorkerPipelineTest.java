@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -17,7 +18,6 @@ import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.worker.standin.VllmStandInResource;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RecordingJobEvents;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -27,6 +27,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -70,8 +71,9 @@ class WorkerPipelineTest extends WorkerAppTest {
         // when
         pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then the readiness answer carries what the web console shows: the window, and a count that moved on
-        Await.until(() -> given().get("/q/health/ready").then().extract().<Integer>path("checks[0].data.jobsSettled")
-                > before, RESULT_TIMEOUT, "jobsSettled past " + before);
+        await("jobsSettled past " + before).atMost(RESULT_TIMEOUT)
+                .until(() -> given().get("/q/health/ready").then().extract()
+                        .<Integer>path("checks[0].data.jobsSettled") > before);
         given().get("/q/health/ready").then().statusCode(200)
                 .body("checks[0].data.windowLimit", greaterThanOrEqualTo(1))
                 .body("checks[0].data.inFlight", greaterThanOrEqualTo(0));
@@ -117,7 +119,8 @@ class WorkerPipelineTest extends WorkerAppTest {
         assertThat(marker.taskArn()).isEqualTo(result.taskArn());
         assertThat(marker.startedAt()).isNotNull();
         awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        JobEvent event = await("event").atMost(RESULT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         assertThat(event.outcome()).isEqualTo(JobOutcome.SUCCEEDED);
         assertThat(event.completionTokens()).isEqualTo(result.result().usage().completionTokens());
         assertThat(event.queueWaitMs()).isEqualTo(result.queueWaitMs());
@@ -238,7 +241,7 @@ class WorkerPipelineTest extends WorkerAppTest {
         // when
         JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
         // (the second delivery comes back after the model timeout, 20 s here)
-        Await.until(() -> events.of(id).size() == 2, Duration.ofSeconds(40), "both deliveries handled");
+        await("both deliveries handled").atMost(Duration.ofSeconds(40)).until(() -> events.of(id).size() == 2);
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(standIn.completionsWith(prompt)).isEqualTo(1);
@@ -256,7 +259,8 @@ class WorkerPipelineTest extends WorkerAppTest {
         pipeline.putMarker(JobState.queued(job, Tier.of("small"), Instant.now()).cancelled(Instant.now()));
         pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, job.prompt()));
         // when
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        JobEvent event = await("event").atMost(RESULT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         // then
         assertThat(event.outcome()).isEqualTo(JobOutcome.CANCELLED);
         assertThat(standIn.completionsWith(id)).isZero();
@@ -293,7 +297,8 @@ class WorkerPipelineTest extends WorkerAppTest {
         pipeline.putResult(earlier);
         pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, job.prompt()));
         // when
-        JobEvent event = Await.until(() -> events.of(id).stream().findFirst(), RESULT_TIMEOUT, "event");
+        JobEvent event = await("event").atMost(RESULT_TIMEOUT)
+                .until(() -> events.of(id).stream().findFirst(), Optional::isPresent).orElseThrow();
         // then
         assertThat(event.outcome()).isEqualTo(JobOutcome.DUPLICATE);
         assertThat(standIn.completionsWith(id)).isZero();
@@ -302,12 +307,12 @@ class WorkerPipelineTest extends WorkerAppTest {
     }
 
     void awaitQueueEmpty(String queueName) {
-        Await.until(() -> {
+        await(queueName + " to be empty").atMost(RESULT_TIMEOUT).until(() -> {
             var attributes = pipeline.sqs().getQueueAttributes(b -> b.queueUrl(aws.queueUrl(queueName))
                     .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
                             QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)).attributes();
             return "0".equals(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
                     && "0".equals(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
-        }, RESULT_TIMEOUT, queueName + " to be empty");
+        });
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -9,7 +10,6 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.TestModels;
 import java.io.IOException;
@@ -79,8 +79,8 @@ class WorkerProcessIT {
                 pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "Once upon a time " + i,
                         j -> j.put("maxTokens", 1000)));
             }
-            Await.until(() -> jobs.stream().anyMatch(id -> pipeline.result(id).isPresent()), TIMEOUT,
-                    "a first long job to finish");
+            await("a first long job to finish").atMost(TIMEOUT)
+                    .until(() -> jobs.stream().anyMatch(id -> pipeline.result(id).isPresent()));
             // when ECS stops the task
             long stopped = System.nanoTime();
             worker.process().destroy();
@@ -154,8 +154,8 @@ class WorkerProcessIT {
             WorkerProcess worker = WorkerProcess.start(env);
             try {
                 // when: the worker has been refused by the loading server
-                Await.until(() -> worker.log().contains("cannot warm up the model yet"), TIMEOUT,
-                        "the worker to ask the loading model server");
+                await("the worker to ask the loading model server").atMost(TIMEOUT)
+                        .until(() -> worker.log().contains("cannot warm up the model yet"));
 
                 // then: not ready, and the job untouched (never received)
                 assertThat(readiness(worker)).isEqualTo(503);
@@ -240,7 +240,7 @@ class WorkerProcessIT {
         }
 
         void awaitReady(HttpClient http) {
-            Await.until(() -> {
+            await("readiness UP").atMost(TIMEOUT).until(() -> {
                 if (!process.isAlive()) {
                     throw new AssertionError("worker exited early:\n" + log());
                 }
@@ -253,7 +253,7 @@ class WorkerProcessIT {
                     Thread.currentThread().interrupt();
                     return false;
                 }
-            }, TIMEOUT, "readiness UP");
+            });
         }
 
         String log() {

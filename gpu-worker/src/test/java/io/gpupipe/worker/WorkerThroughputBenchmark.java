@@ -1,5 +1,7 @@
 package io.gpupipe.worker;
 
+import static io.gpupipe.worker.support.Polling.await;
+
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.LocalAws;
@@ -10,7 +12,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.Await;
 import io.gpupipe.worker.support.CallCounter;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
@@ -61,8 +62,8 @@ class WorkerThroughputBenchmark {
 
     @Test
     void throughput() throws Exception {
-        WorkerSettings defaults = Await.until(() -> lifecycle.worker().map(Worker::settings), Duration.ofSeconds(60),
-                "the app's settings");
+        WorkerSettings defaults = await("the app's settings").atMost(Duration.ofSeconds(60))
+                .until(() -> lifecycle.worker().map(Worker::settings), Optional::isPresent).orElseThrow();
         int defaultWindow = defaults.maxInFlight();
         try (LocalAws aws = LocalAws.start(LocalAwsOptions.defaults());
              LocalPipeline setup = new LocalPipeline(aws)) {
@@ -144,8 +145,9 @@ class WorkerThroughputBenchmark {
                     Clock.systemUTC());
             long start = System.nanoTime();
             worker.start();
-            Await.until(() -> events.all().stream().filter(e -> e.outcome() == JobOutcome.SUCCEEDED).count() >= jobs,
-                    Duration.ofMinutes(30), name + " to finish");
+            await(name + " to finish").atMost(Duration.ofMinutes(30))
+                    .until(() -> events.all().stream().filter(e -> e.outcome() == JobOutcome.SUCCEEDED)
+                            .count() >= jobs);
             double seconds = (System.nanoTime() - start) / 1e9;
             worker.drain(Duration.ofSeconds(5));
             double perSecond = jobs / seconds;

@@ -96,7 +96,7 @@ public final class BedrockConverseStandIn implements AutoCloseable {
             }
             received.add(new Received(URLDecoder.decode(matcher.group(1), StandardCharsets.UTF_8), body,
                     authorization));
-            sleep(delay);
+            sleep(delay); // simulates Bedrock's model latency, not a wait
             if (failStatus != 0) {
                 error(exchange, failStatus, failStatus == 429 ? "ThrottlingException" : "InternalServerException",
                         "scripted failure");

@@ -178,7 +178,7 @@ public final class VllmStandIn implements AutoCloseable {
             standIn.startLoading();
             Thread loader = new Thread(() -> {
                 try {
-                    Thread.sleep(settings.loadDelay().toMillis());
+                    Thread.sleep(settings.loadDelay().toMillis()); // simulates vLLM loading the weights
                     standIn.finishLoading();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package io.gpupipe.worker.standin;
 
+import static io.gpupipe.worker.support.Polling.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -214,12 +215,13 @@ class VllmStandInTest {
             for (int i = 0; i < 6; i++) {
                 calls.add(CompletableFuture.supplyAsync(() -> uncheckedPost(standIn, 60), pool));
             }
-            Thread.sleep(150);
-            // when
-            String metrics = http.send(HttpRequest.newBuilder(standIn.url().resolve("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            // then
-            assertThat(ServerLoad.fromPrometheus(metrics)).contains(new ServerLoad(2, 4));
+            // when /metrics is read while the first two run (300 ms) then
+            await("/metrics to show 2 running and 4 waiting").atMost(Duration.ofSeconds(2))
+                    .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+                        String metrics = http.send(HttpRequest.newBuilder(standIn.url().resolve("/metrics")).build(),
+                                HttpResponse.BodyHandlers.ofString()).body();
+                        assertThat(ServerLoad.fromPrometheus(metrics)).contains(new ServerLoad(2, 4));
+                    });
             calls.forEach(CompletableFuture::join);
             pool.shutdown();
             assertThat(standIn.maxWaitingSeen()).isEqualTo(4);

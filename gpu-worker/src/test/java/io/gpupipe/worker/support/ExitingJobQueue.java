@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ExitingJobQueue implements TierQueue {
     private final TierQueue delegate;
     private final AtomicInteger lostToExit = new AtomicInteger();
+    private final AtomicInteger receivesInProgress = new AtomicInteger();
     private volatile boolean exited;
 
     public ExitingJobQueue(TierQueue delegate) {
@@ -28,6 +29,11 @@ public final class ExitingJobQueue implements TierQueue {
     /** Messages a receive took from the server after the process had exited. */
     public int lostToExit() {
         return lostToExit.get();
+    }
+
+    /** Receives called and not yet returned: 1 while the poller waits in a long poll. */
+    public int receivesInProgress() {
+        return receivesInProgress.get();
     }
 
     @Override
@@ -44,7 +50,13 @@ public final class ExitingJobQueue implements TierQueue {
     @Override
     public List<QueueMessage> receive(int max, Duration wait) {
         alive();
-        List<QueueMessage> received = delegate.receive(max, wait);
+        List<QueueMessage> received;
+        receivesInProgress.incrementAndGet();
+        try {
+            received = delegate.receive(max, wait);
+        } finally {
+            receivesInProgress.decrementAndGet();
+        }
         if (exited) {
             lostToExit.addAndGet(received.size());
             throw new IllegalStateException("the process exited during this receive");

@@ -1,5 +1,7 @@
 package io.gpupipe.worker.support;
 
+import static io.gpupipe.worker.support.Polling.await;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.JobJson;
@@ -84,7 +86,8 @@ public final class LocalPipeline implements AutoCloseable {
 
     /** Waits until the result exists, failing after {@code timeout}. */
     public JobResult awaitResult(String requestId, Duration timeout) {
-        return Await.until(() -> result(requestId), timeout, "result of " + requestId);
+        return await("result of " + requestId).atMost(timeout)
+                .until(() -> result(requestId), Optional::isPresent).orElseThrow();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** A client of the local stack's HTTP API, as a user's program would be: plain HTTP and JSON. */
 final class ApiClient {
@@ -55,37 +57,32 @@ final class ApiClient {
         return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
     }
 
-    /** Polls a batch until it is terminal (completed, failed, expired, cancelled). */
+    /** Polls a batch until it is terminal (completed, failed, expired, cancelled); a timeout shows the last seen. */
     JsonNode awaitBatch(String id, Duration limit) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = get("/v1/batches/" + id).body();
-            if (List.of("completed", "failed", "expired", "cancelled").contains(last.path("status").asText())) {
-                return last;
-            }
-            sleep(250);
-        }
-        return fail("batch " + id + " did not finish within " + limit + "; last seen: " + last);
+        return await("batch " + id + " to finish").atMost(limit).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> get("/v1/batches/" + id).body(), last -> List.of("completed", "failed", "expired",
+                        "cancelled").contains(last.path("status").asText()));
     }
 
     /** Polls the status until it is terminal; every status seen goes to {@code seen}. */
     JsonNode awaitTerminal(String id, Duration limit, Consumer<String> seen) {
-        long deadline = System.nanoTime() + limit.toNanos();
         List<String> history = new ArrayList<>();
-        while (System.nanoTime() < deadline) {
-            Reply reply = status(id);
-            String status = reply.body().path("status").asText();
-            if (history.isEmpty() || !history.get(history.size() - 1).equals(status)) {
-                history.add(status);
-                seen.accept(status);
-            }
-            if ("succeeded".equals(status) || "failed".equals(status) || "cancelled".equals(status)) {
-                return reply.body();
-            }
-            sleep(25);
+        try {
+            // the first look at once, so the first status is seen; in this thread, as history and seen are not shared
+            return await("job " + id + " to finish").atMost(limit).pollInSameThread().pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(25)).until(() -> {
+                        JsonNode body = status(id).body();
+                        String status = body.path("status").asText();
+                        if (history.isEmpty() || !history.get(history.size() - 1).equals(status)) {
+                            history.add(status);
+                            seen.accept(status);
+                        }
+                        return body;
+                    }, body -> List.of("succeeded", "failed", "cancelled").contains(body.path("status").asText()));
+        } catch (ConditionTimeoutException e) {
+            return fail("job " + id + " did not finish within " + limit + "; statuses seen: " + history, e);
         }
-        return fail("job " + id + " did not finish within " + limit + "; statuses seen: " + history);
     }
 
     JsonNode awaitTerminal(String id, Duration limit) {
@@ -101,15 +98,6 @@ final class ApiClient {
             return new Reply(response.statusCode(), body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Task;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import org.awaitility.core.ConditionFactory;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +53,8 @@ class LocalStackBenchmark {
     private static final int SPEECH_JOBS = Integer.getInteger("benchmark.jobs", 500);
     private static final int INSTANT_JOBS = Integer.getInteger("benchmark.instant-jobs", 2_000);
     private static final int CLIENTS = 16;
+    /** How often the benchmark looks for results: the resolution of its end-to-end times. */
+    private static final Duration POLL = Duration.ofMillis(20);
     /** {@code -Dbenchmark.jfr=DIR}: flight recordings of every JVM of the stack over the measured interval. */
     private static final String JFR_DIR = System.getProperty("benchmark.jfr");
     private static final int ROUTER_ENVIRONMENTS = Integer.getInteger("benchmark.router-concurrency",
@@ -128,10 +134,8 @@ class LocalStackBenchmark {
             for (IntFunction<String> kind : kinds) {
                 String name = kind.apply(0).contains("speech") ? "speech (FreeTTS)" : "text (TinyStories, llama.cpp)";
                 Latencies misses = submitAll(stack, kind, resultAt);
-                long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-                while (entries.size() < misses.answered() && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
+                awaitOrReportShortfall(await("a cache entry per answered miss").atMost(Duration.ofMinutes(5)),
+                        () -> entries.size() >= misses.answered());
                 int cachedEntries = entries.size();
                 Latencies hits = submitAll(stack, kind, resultAt);
                 entries.clear();
@@ -187,7 +191,7 @@ class LocalStackBenchmark {
                     if (status < 500) {
                         break;
                     }
-                    Thread.sleep(1000);
+                    Thread.sleep(1000); // the client's back-off before it retries, not a wait for a condition
                 }
                 if (status >= 300) {
                     sentAt.remove(id);
@@ -199,15 +203,24 @@ class LocalStackBenchmark {
             statuses.merge(reply.get(), 1, Integer::sum);
         }
         clients.shutdown();
-        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-        while (!resultAt.keySet().containsAll(sentAt.keySet()) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(resultAt.keySet()).containsAll(sentAt.keySet());
+        await().atMost(Duration.ofMinutes(10)).pollDelay(Duration.ZERO).pollInterval(POLL)
+                .untilAsserted(() -> assertThat(resultAt.keySet()).containsAll(sentAt.keySet()));
         List<Long> nanos = sentAt.entrySet().stream().map(e -> resultAt.get(e.getKey()) - e.getValue()).toList();
         return new Latencies(statuses, nanos);
     }
 
+
+    /**
+     * Waits, polling every {@link #POLL}; on a timeout the figures still print, with the shortfall in them (and the
+     * assertions after them fail).
+     */
+    private static void awaitOrReportShortfall(ConditionFactory wait, Callable<Boolean> condition) {
+        try {
+            wait.pollDelay(Duration.ZERO).pollInterval(POLL).until(condition);
+        } catch (ConditionTimeoutException e) {
+            System.out.println("  " + e.getMessage());
+        }
+    }
 
     private static PrintStream quiet() {
         return new PrintStream(System.out, true, StandardCharsets.UTF_8) {
@@ -262,10 +275,9 @@ class LocalStackBenchmark {
                 }
             }
             long accepted = System.nanoTime() - t0;
-            long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-            while (done.size() < queued && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            int accepted202 = queued;
+            awaitOrReportShortfall(await("a result per accepted job").atMost(Duration.ofMinutes(10)),
+                    () -> done.size() >= accepted202);
             long finished = System.nanoTime() - t0;
             StackCpu.Snapshot cpuAfter = StackCpu.take(stack);
             double loadAfter = loadAverage();

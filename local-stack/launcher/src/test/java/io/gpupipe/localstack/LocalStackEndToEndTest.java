@@ -1,7 +1,7 @@
 package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,6 +39,7 @@ import java.util.ArrayList;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -570,27 +571,20 @@ class LocalStackEndToEndTest {
     }
 
     private JobResult awaitResultObject(String id) {
-        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
+        return await("results/" + id + ".json").atMost(JOB_LIMIT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
             try {
-                String json = s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("results/" + id + ".json"))
-                        .asUtf8String();
-                return JobJson.read(json, JobResult.class);
+                return Optional.of(JobJson.read(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET)
+                        .key("results/" + id + ".json")).asUtf8String(), JobResult.class));
             } catch (NoSuchKeyException e) {
-                ApiClient.sleep(100);
+                return Optional.<JobResult>empty();
             }
-        }
-        return fail("no results/" + id + ".json within " + JOB_LIMIT);
+        }, Optional::isPresent).orElseThrow();
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("not seen within " + JOB_LIMIT + ": " + what);
-            }
-            ApiClient.sleep(100);
-        }
+        await(what).atMost(JOB_LIMIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(condition::getAsBoolean);
     }
 
     private int visibleMessages(String queue) {

@@ -1,7 +1,6 @@
 package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
@@ -23,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -101,14 +101,7 @@ class SlowModelStartTest {
     }
 
     private static <T> T await(Supplier<Optional<T>> probe, String what) {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<T> found = probe.get();
-            if (found.isPresent()) {
-                return found.get();
-            }
-            ApiClient.sleep(100);
-        }
-        return fail("no " + what + " within " + LIMIT);
+        return Awaitility.await(what).atMost(LIMIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(probe::get, Optional::isPresent).orElseThrow();
     }
 }

@@ -79,7 +79,7 @@ final class LateTailHttpClient implements SdkHttpClient {
         int early = Math.max(0, body.length - TAIL_BYTES);
         out.write(body, 0, early);
         out.flush();
-        sleep();
+        sleep(); // the late final write this client simulates, not a wait
         out.write(body, early, body.length - early);
         out.flush();
         return readResponse();

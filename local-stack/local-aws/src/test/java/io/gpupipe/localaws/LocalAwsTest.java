@@ -2,7 +2,9 @@ package io.gpupipe.localaws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -16,8 +18,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 class LocalAwsTest {
+    private static final Duration POLL = Duration.ofMillis(50);
     private static LocalAws aws;
     private static final List<String> created = new ArrayList<>();
 
@@ -42,12 +46,9 @@ class LocalAwsTest {
         }
         long before = sqsThreads();
         other.close();
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (sqsThreads() >= before && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
         assertThat(before).isPositive();
-        assertThat(sqsThreads()).as("ElasticMQ dispatcher threads after close").isLessThan(before);
+        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(POLL).untilAsserted(() ->
+                assertThat(sqsThreads()).as("ElasticMQ dispatcher threads after close").isLessThan(before));
     }
 
     private static long sqsThreads() {
@@ -90,7 +91,7 @@ class LocalAwsTest {
     }
 
     @Test
-    void receive_shouldMoveMessageToDlq_afterMaxReceiveCount() throws InterruptedException {
+    void receive_shouldMoveMessageToDlq_afterMaxReceiveCount() {
         try (SqsClient sqs = aws.newSqsClient()) {
             String small = aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE);
             sqs.sendMessage(b -> b.queueUrl(small).messageBody("poison"));
@@ -99,7 +100,11 @@ class LocalAwsTest {
                         .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
                         .messages();
                 assertThat(got).hasSize(1);
-                Thread.sleep(1200);
+                // the 1 s visibility timeout runs out: the message is receivable again
+                await("the message visible again").atMost(Duration.ofSeconds(5)).pollInterval(POLL)
+                        .until(() -> sqs.getQueueAttributes(b -> b.queueUrl(small)
+                                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes()
+                                .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES), "1"::equals);
             }
             // As on SQS, the move happens when a receive would exceed maxReceiveCount.
             assertThat(sqs.receiveMessage(b -> b.queueUrl(small).waitTimeSeconds(1)).messages()).isEmpty();

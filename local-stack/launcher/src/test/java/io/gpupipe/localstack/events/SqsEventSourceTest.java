@@ -1,6 +1,7 @@
 package io.gpupipe.localstack.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
@@ -10,6 +11,7 @@ import io.gpupipe.model.JobJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -61,10 +63,8 @@ class SqsEventSourceTest {
                 return new LambdaFunction.Invocation(true, false, ("{\"batchItemFailures\":[" + failures + "]}")
                         .getBytes(StandardCharsets.UTF_8));
             }, aws, LocalAws.DLQ, console)) {
-                long deadline = System.currentTimeMillis() + 20_000;
-                while (source.deleted() + source.kept() < 3 && System.currentTimeMillis() < deadline) {
-                    Thread.sleep(50);
-                }
+                await("the three messages handled").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(50)).until(() -> source.deleted() + source.kept() >= 3);
 
                 // then: two deleted; the kept one is still on the queue (in flight until its visibility ends)
                 assertThat(source.deleted()).isEqualTo(2);
