@@ -128,6 +128,8 @@ public class TierService extends Construct {
                         props.workerRepository().repositoryUriForTag(props.workerImageTag()), registry));
         props.modelServerRepository().grantPull(capacity.getGroup().getRole());
         props.workerRepository().grantPull(capacity.getGroup().getRole());
+        // The same service settings as the Managed Instances service above, on Ec2Service's builder: CDK's service
+        // builders share no interface to set them through once.
         return Ec2Service.Builder.create(this, "Service")
                 .cluster(props.cluster())
                 .serviceName(serviceName)
