@@ -10,9 +10,11 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.elasticmq.NodeAddress;
 import org.elasticmq.rest.sqs.SQSRestServer;
@@ -22,6 +24,8 @@ import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import scala.concurrent.Await;
+import scala.concurrent.duration.FiniteDuration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -42,6 +46,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * module's tests.
  */
 public final class LocalAws implements AutoCloseable {
+    /** How long closing waits for ElasticMQ to stop. */
+    private static final Duration SQS_STOP_LIMIT = Duration.ofSeconds(15);
     public static final String REGION = "us-east-1";
     public static final String ACCESS_KEY = "test";
     public static final String SECRET_KEY = "test";
@@ -297,6 +303,15 @@ public final class LocalAws implements AutoCloseable {
         } catch (Exception e) {
             // best effort: the JVM may be exiting
         }
-        sqsServer.stopAndWait();
+        // Bounded: a long poll of a client killed mid-receive (the supervision test SIGKILLs a worker) can keep
+        // ElasticMQ's shutdown waiting for a minute; the server has stopped accepting by then, and a stack that is
+        // closing must not hang on it.
+        try {
+            Await.result(sqsServer.stopAndGetFuture().apply(),
+                    FiniteDuration.apply(SQS_STOP_LIMIT.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (Exception e) {
+            System.err.println("local-aws: ElasticMQ did not stop within " + SQS_STOP_LIMIT.toSeconds()
+                    + " s (" + e + "); going on");
+        }
     }
 }
