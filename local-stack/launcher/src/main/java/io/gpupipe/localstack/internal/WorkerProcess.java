@@ -12,7 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,28 +43,15 @@ public final class WorkerProcess {
         this.process = process;
     }
 
-    /**
-     * Extra JVM options for every worker process, whitespace-separated (none by default: a worker runs as deployed).
-     * The tests set the test JVMs' options here (C1 only), as a worker started and stopped within a test never
-     * reaches the code C2 would compile.
-     */
-    public static final String JVM_OPTIONS_PROPERTY = "gpupipe.local-stack.worker-jvm-options";
-
-    private static List<String> extraJvmOptions() {
-        String options = System.getProperty(JVM_OPTIONS_PROPERTY, "").strip();
-        return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
-    }
-
     public static String name(Tier tier) {
         return "worker-" + tier.wireName();
     }
 
     public static WorkerProcess start(Tier tier, Path runnerJar, Path childClasses, Map<String, String> env,
                                       Path workDir, Console console) {
-        List<String> command = new ArrayList<>(List.of(JavaCommand.java(), "-Xmx768m"));
-        command.addAll(extraJvmOptions());
-        command.addAll(List.of("-cp", runnerJar + File.pathSeparator + childClasses,
-                Supervised.class.getName(), QUARKUS_MAIN));
+        List<String> command = List.of(JavaCommand.java(), "-Xmx768m",
+                "-cp", runnerJar + File.pathSeparator + childClasses,
+                Supervised.class.getName(), QUARKUS_MAIN);
         ChildProcess child = ChildProcess.start(name(tier), command, env, workDir, console,
                 line -> LISTENING.matcher(line).find());
         return new WorkerProcess(tier, child);
