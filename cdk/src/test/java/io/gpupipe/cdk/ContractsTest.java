@@ -19,7 +19,7 @@ import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 
-/** The GPU side as vLLM, ECS and EC2 enforce their contracts (issue 10). */
+/** The GPU side as vLLM, ECS and EC2 enforce their contracts (docs/contracts.md). */
 class ContractsTest {
     private static Template gpu;
     private static Template network;

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the deploy workflow must keep (issue 10, "Deploy pipeline"); it cannot run here, so its text is checked: the
+ * What the deploy workflow must keep (docs/deploy.md); it cannot run here, so its text is checked: the
  * SAM and CDK stacks go to the same region (the GPU stacks import the SAM stack's exports, which exist only in its
  * region), every tier's model image is built by the pipeline and every tier's pinned commit reaches the CDK app, and
  * image pushes go through build.sh, which skips tags the immutable repositories already hold (build-push-test.sh).

@@ -40,7 +40,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Issue 10's "done when": a speech job, deployed shape for shape, goes to the speech tier and comes back as WAV. The
+ * A speech job, deployed shape for shape, goes to the speech tier and comes back as WAV. The
  * speech tier's task definition is taken from the synthesized template as it is: the vLLM-Omni stand-in is started
  * with the model server's synthesized command (served path, served model name, {@code --omni}), the packaged
  * gpu-worker with the worker container's synthesized environment (tier, backend, warm-up task, speech model,

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,6 +32,7 @@ public final class Worker {
     private final Heartbeat heartbeat;
     private final ScheduledExecutorService ticker;
     private final ExecutorService io;
+    private final AtomicLong settled = new AtomicLong();
     private volatile boolean adaptive;
 
     /** A worker without the result cache whose job spans go nowhere (tests and benchmarks that look at neither). */
@@ -50,7 +52,11 @@ public final class Worker {
         this.backend = backend;
         this.window = new ConsumptionWindow(settings.maxInFlight());
         this.io = Executors.newCachedThreadPool(threads("gpupipe-io"));
-        JobProcessor processor = new JobProcessor(settings, queue, store, backend, events, clock, Math::random, io,
+        JobEvents counted = event -> {
+            settled.incrementAndGet();
+            events.emit(event);
+        };
+        JobProcessor processor = new JobProcessor(settings, queue, store, backend, counted, clock, Math::random, io,
                 cache, tracer);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
         this.consumer = new QueueConsumer(queue, processor::process,
@@ -103,6 +109,11 @@ public final class Worker {
 
     public int inFlight() {
         return consumer.inFlight().size();
+    }
+
+    /** Deliveries settled so far (one job event each: a result, a release, a duplicate, ...). */
+    public long jobsSettled() {
+        return settled.get();
     }
 
     public boolean isAdaptive() {

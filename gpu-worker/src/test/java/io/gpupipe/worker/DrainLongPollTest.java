@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * Issue 9 path 5: SIGTERM arrives while the poller waits in a real 20 s long poll against ElasticMQ. The process
+ * Drain during a long poll: SIGTERM arrives while the poller waits in a real 20 s long poll against ElasticMQ. The process
  * exits as soon as the drain returns, so the drain must not return while a receive is outstanding: a message the
  * server hands to that receive (one sent after the exit, say) would otherwise stay invisible for the queue's whole visibility timeout (300 s here).
  */

@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Every way a delivery can end without a result, on the last receive before the redrive policy moves the message to
- * the DLQ (issue 9, path 2a), and duplicate deliveries (path 8). A worker of its own on the large queue (visibility
+ * the DLQ, and duplicate deliveries. A worker of its own on the large queue (visibility
  * 3 s, maxReceiveCount 3) over the real S3 store with faults injected at the port; the test's own consumer receives
  * and releases a message twice first, so the worker gets it as the third and last receive.
  */

@@ -3,6 +3,7 @@ package io.gpupipe.worker;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
@@ -56,6 +57,24 @@ class WorkerPipelineTest extends WorkerAppTest {
                 .body("checks[0].data.phase", equalTo("READY"));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
         assertThat(standIn.completionsWith("Hello")).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void readiness_shouldReportTheWindowAndTheJobsSettled_whenAJobIsDone() {
+        // given
+        Integer before = given().get("/q/health/ready").then().statusCode(200).extract()
+                .path("checks[0].data.jobsSettled");
+        assertThat(before).as("jobsSettled in the readiness data").isNotNull();
+        String id = LocalPipeline.newRequestId();
+        pipeline.send(LocalAws.DEFAULT_TEXT_QUEUE, LocalPipeline.job(id, "Count me " + id, j -> j.put("maxTokens", 8)));
+        // when
+        pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then the readiness answer carries what the web console shows: the window, and a count that moved on
+        Await.until(() -> given().get("/q/health/ready").then().extract().<Integer>path("checks[0].data.jobsSettled")
+                > before, RESULT_TIMEOUT, "jobsSettled past " + before);
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks[0].data.windowLimit", greaterThanOrEqualTo(1))
+                .body("checks[0].data.inFlight", greaterThanOrEqualTo(0));
     }
 
     @Test

@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * The 100,000-line fan-out (issue 12): plans a 100,000-line completions file and submits every chunk of 1,000 lines,
+ * The 100,000-line fan-out: plans a 100,000-line completions file and submits every chunk of 1,000 lines,
  * one Lambda invocation per step through the mock event server, as the event source mapping delivers them (here
  * one at a time: in AWS up to 10 chunks run at once). Prints the time of each kind of invocation against the
  * function's Timeout in sam-template.yaml, the total, and jobs/s; fails if any invocation outlived the timeout or a

@@ -73,6 +73,8 @@ public final class Banner {
         row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id}, "
                 + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id} (no auth locally; the deployed API wants "
                 + "SigV4)");
+        stack.consoleUri().ifPresent(uri -> row(b, "web console", uri + "  jobs, queues, workers, DLQ, scaling "
+                + "(local only; --no-console turns it off)"));
         row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + aws.tiers().tiers().stream()
                 .map(TierDefinition::queue).collect(Collectors.joining(", ")) + ", " + LocalAws.DLQ
                 + " (redrive after " + aws.maxReceiveCount() + " receives)");

@@ -13,7 +13,8 @@ import java.util.Set;
  * Everything the launcher can be told. Ports 0 mean "any free port" (tests); {@code dataDir} null keeps S3 in
  * memory; {@code textModel} null means no text model (text jobs fail with {@code model_unavailable}) unless
  * {@code downloadTextModel} fetches the default one. {@code traceFile} non-null makes every component append its spans
- * to that one JSON-lines file ({@code --trace-file}).
+ * to that one JSON-lines file ({@code --trace-file}). {@code console} serves the web console at
+ * {@code /console} on the API port ({@code --no-console} turns it off).
  */
 public record LaunchOptions(
         int apiPort,
@@ -31,7 +32,8 @@ public record LaunchOptions(
         Duration metricInterval,
         Path repo,
         int routerConcurrency,
-        Path traceFile) {
+        Path traceFile,
+        boolean console) {
 
     public static final int DEFAULT_API_PORT = 8080;
     public static final int DEFAULT_SQS_PORT = 9324;
@@ -40,7 +42,9 @@ public record LaunchOptions(
             URI.create("https://huggingface.co/ggml-org/models/resolve/main/tinyllamas/stories260K.gguf");
     public static final String DEFAULT_TEXT_MODEL_SHA256 =
             "270cba1bd5109f42d03350f60406024560464db173c0e387d91f0426d3bd256d";
-    public static final Duration DEFAULT_METRIC_INTERVAL = Duration.ofSeconds(60);
+    /** A compile-time constant, so that the generated {@code --help} can name it. */
+    public static final int DEFAULT_METRIC_INTERVAL_SECONDS = 60;
+    public static final Duration DEFAULT_METRIC_INTERVAL = Duration.ofSeconds(DEFAULT_METRIC_INTERVAL_SECONDS);
     /**
      * Router invocations at once: Lambda gives every concurrent request its own execution environment (up to the
      * account's concurrency limit), so a burst of clients never queues behind one environment. 16 covers the
@@ -62,7 +66,7 @@ public record LaunchOptions(
                          boolean downloadTextModel, URI textModelUrl, String textModelSha256, Path cacheDir,
                          Backend backend, URI modelServerUrl, Set<Tier> workers, Duration metricInterval, Path repo) {
         this(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256, cacheDir,
-                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY, null);
+                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY, null, true);
     }
 
     /** The defaults of the command line, with the given repository root and cache directory. */
@@ -75,37 +79,45 @@ public record LaunchOptions(
     /** Any free ports for the API, SQS and S3 (tests; never collides with a developer's 8080). */
     public LaunchOptions withFreePorts() {
         return new LaunchOptions(0, 0, 0, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256,
-                cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency, traceFile);
+                cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency, traceFile,
+                console);
     }
 
     public LaunchOptions withTextModel(Path model) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, model, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                traceFile);
+                traceFile, console);
     }
 
     public LaunchOptions withWorkers(Set<Tier> tiers) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo, routerConcurrency,
-                traceFile);
+                traceFile, console);
     }
 
     public LaunchOptions withMetricInterval(Duration interval) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo, routerConcurrency,
-                traceFile);
+                traceFile, console);
     }
 
     public LaunchOptions withRouterConcurrency(int environments) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, environments,
-                traceFile);
+                traceFile, console);
     }
 
     /** Every component appends its spans to {@code file} (JSON lines; null: no trace file). */
     public LaunchOptions withTraceFile(Path file) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                file);
+                file, console);
+    }
+
+    /** The web console on ({@code true}, the default) or off. */
+    public LaunchOptions withConsole(boolean on) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
+                traceFile, on);
     }
 }

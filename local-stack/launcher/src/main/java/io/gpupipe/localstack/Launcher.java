@@ -29,8 +29,8 @@ public final class Launcher {
     static int run(String[] args, Map<String, String> env, Console console, PrintStream err) {
         LaunchOptionsParser.Outcome outcome = new LaunchOptionsParser(LaunchOptions.defaults(repo(),
                 defaultCacheDir(env)), env).parse(args);
-        if (outcome instanceof LaunchOptionsParser.Outcome.Help) {
-            System.out.println(LaunchOptionsParser.USAGE);
+        if (outcome instanceof LaunchOptionsParser.Outcome.Help help) {
+            System.out.print(help.usage());
             return 0;
         }
         if (outcome instanceof LaunchOptionsParser.Outcome.Invalid invalid) {

@@ -9,6 +9,7 @@ import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
 import io.gpupipe.localstack.aws.LocalStandIns;
+import io.gpupipe.localstack.console.WebConsole;
 import io.gpupipe.localstack.events.MetricSchedule;
 import io.gpupipe.localstack.events.S3EventDelivery;
 import io.gpupipe.localstack.events.SqsEventSource;
@@ -81,6 +82,7 @@ public final class LocalStack implements AutoCloseable {
     private HttpApiFacade api;
     private S3EventDelivery s3Events;
     private MetricSchedule schedule;
+    private WebConsole webConsole;
 
     private LocalStack(LaunchOptions options, Console console) {
         this.options = options;
@@ -218,6 +220,9 @@ public final class LocalStack implements AutoCloseable {
         }
         if (scalingMetric != null) {
             schedule = MetricSchedule.start(scalingMetric, Duration.ofSeconds(1), options.metricInterval(), console);
+        }
+        if (options.console()) {
+            webConsole = WebConsole.start(this, api, console);
         }
         ensureOpen();
     }
@@ -421,6 +426,11 @@ public final class LocalStack implements AutoCloseable {
         return Optional.ofNullable(schedule);
     }
 
+    /** The web console's address, unless started with {@code --no-console}. */
+    public Optional<URI> consoleUri() {
+        return Optional.ofNullable(webConsole).map(WebConsole::uri);
+    }
+
     /** The worker processes running now (a supervisor replaces one that dies). */
     public Map<Tier, WorkerProcess> workers() {
         Map<Tier, WorkerProcess> current = new LinkedHashMap<>();
@@ -446,6 +456,9 @@ public final class LocalStack implements AutoCloseable {
         closed = true;
         if (api != null) {
             api.close();
+        }
+        if (webConsole != null) {
+            webConsole.close();
         }
         if (schedule != null) {
             schedule.close();

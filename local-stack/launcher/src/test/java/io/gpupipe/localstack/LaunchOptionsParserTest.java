@@ -118,6 +118,27 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void usage_shouldListEveryFlagWithItsDefault_generatedFromTheDeclarations() {
+        // when
+        String usage = LaunchOptionsParser.usage();
+        // then
+        assertThat(usage).contains("-Dlocal-stack.args", "--api-port=N", "[8080]", "--sqs-port=N", "[9324]",
+                "--s3-port=N", "[9000]", "--data=DIR", "--text-model=PATH", "[$GPUPIPE_TEXT_MODEL]",
+                "--download-text-model", "--text-model-url=URL", "--text-model-sha256=HEX", "--cache-dir=DIR",
+                "--backend=NAME", "--model-server-url=URL", "--workers=LIST", "small,large,speech | none",
+                "--metric-interval=SECS", "[60]", "--router-concurrency=N", "1-64) [16]", "--trace-file=FILE",
+                "--[no-]console", "-h, --help", "Ctrl-C drains the workers");
+        assertThat(((LaunchOptionsParser.Outcome.Help) parse(Map.of(), "--help")).usage()).isEqualTo(usage);
+    }
+
+    @Test
+    void parse_shouldServeTheConsole_unlessNoConsole() {
+        assertThat(run().console()).isTrue();
+        assertThat(run("--no-console").console()).isFalse();
+        assertThat(run("--console").console()).isTrue();
+    }
+
+    @Test
     void parse_shouldNameTheFlagAndTheFix_whenFlagIsUnknown() {
         assertThat(invalid("--port", "1")).isEqualTo("unknown flag --port; run with --help to list the flags");
     }

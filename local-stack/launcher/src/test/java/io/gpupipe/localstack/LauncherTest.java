@@ -84,8 +84,8 @@ class LauncherTest {
             int code = run("--help");
             // then
             assertThat(code).isZero();
-            assertThat(captured.toString(StandardCharsets.UTF_8)).contains("--api-port N", "--download-text-model",
-                    "--backend NAME", "-Dlocal-stack.args");
+            assertThat(captured.toString(StandardCharsets.UTF_8)).contains("--api-port=N", "--download-text-model",
+                    "--backend=NAME", "-Dlocal-stack.args");
         } finally {
             System.setOut(stdout);
         }

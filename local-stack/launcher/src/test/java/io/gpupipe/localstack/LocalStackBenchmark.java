@@ -53,6 +53,12 @@ class LocalStackBenchmark {
     private static final String JFR_DIR = System.getProperty("benchmark.jfr");
     private static final int ROUTER_ENVIRONMENTS = Integer.getInteger("benchmark.router-concurrency",
             LaunchOptions.DEFAULT_ROUTER_CONCURRENCY);
+    /**
+     * {@code -Dbenchmark.console=open}: a headless Chromium holds the web console's jobs and queues pages open for
+     * the whole run (both refresh every 2 s); {@code off}: the stack runs with {@code --no-console}; default: the
+     * console is on (as the launcher starts it) and no page is open.
+     */
+    private static final String CONSOLE = System.getProperty("benchmark.console", "on");
 
     @TempDir
     Path cache;
@@ -87,7 +93,7 @@ class LocalStackBenchmark {
     }
 
     /**
-     * The result cache (issue 12): submit → result of the same deterministic jobs twice, first as misses (queue,
+     * The result cache: submit → result of the same deterministic jobs twice, first as misses (queue,
      * worker, model), then under new requestIds as hits (answered by the router). Speech jobs on FreeTTS, and text
      * jobs on TinyStories when ../shared/models/stories260K.gguf is there. {@code -Dbenchmark.cache-jobs=N} (200).
      */
@@ -214,11 +220,13 @@ class LocalStackBenchmark {
         };
     }
 
-    private void measure(String what, LaunchOptions options, int jobs, IntFunction<String> body) throws Exception {
+    private void measure(String what, LaunchOptions given, int jobs, IntFunction<String> body) throws Exception {
         PrintStream quiet = quiet();
         long startNanos = System.nanoTime();
-        try (LocalStack stack = LocalStack.start(options, new Console(quiet))) {
-            Duration startUp = Duration.ofNanos(System.nanoTime() - startNanos);
+        LaunchOptions options = given.withConsole(!"off".equals(CONSOLE));
+        try (LocalStack stack = LocalStack.start(options, new Console(quiet));
+             AutoCloseable pages = "open".equals(CONSOLE) ? openConsole(stack) : () -> { }) {
+            Duration startUp = Duration.ofNanos(stackReadyNanos(startNanos) - startNanos);
             Set<String> done = ConcurrentHashMap.newKeySet();
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
                     .ifPresent(done::add));
@@ -270,7 +278,12 @@ class LocalStackBenchmark {
             System.out.printf(Locale.ROOT, "%nBENCHMARK local stack, %d %s over HTTP, %d clients, router "
                     + "environments %d, %d cores%n", jobs, what, CLIENTS, options.routerConcurrency(),
                     Runtime.getRuntime().availableProcessors());
-            System.out.printf(Locale.ROOT, "  start-up (in-process, to ready): %.1f s%n", startUp.toMillis() / 1e3);
+            System.out.printf(Locale.ROOT, "  start-up (in-process, to ready): %.1f s; web console: %s%n",
+                    startUp.toMillis() / 1e3, switch (CONSOLE) {
+                        case "open" -> "open in headless Chromium (jobs and queues pages)";
+                        case "off" -> "off (--no-console)";
+                        default -> "on, no page open";
+                    });
             System.out.printf(Locale.ROOT, "  API answered all in %.1f s: %.1f jobs/s; submit latency p50 %.1f ms, "
                     + "p99 %.1f ms%n", accepted / 1e9, jobs / (accepted / 1e9), pct(sorted, 0.50), pct(sorted, 0.99));
             System.out.printf(Locale.ROOT, "  answers: %d x 202 queued, other statuses: %s%n", queued, others);
@@ -286,6 +299,24 @@ class LocalStackBenchmark {
             assertThat(others).as("every benchmark job is valid and must be accepted with 202").isEmpty();
             assertThat(done).as("a result for every accepted job").hasSize(queued);
         }
+    }
+
+    private long stackReadyAt;
+
+    /** When the stack was ready: before the browser started, when one did. */
+    private long stackReadyNanos(long startNanos) {
+        return stackReadyAt != 0 ? stackReadyAt : System.nanoTime();
+    }
+
+    /** Headless Chromium with the console's jobs page in one window and its queues page in another. */
+    private HeadlessChromium openConsole(LocalStack stack) {
+        stackReadyAt = System.nanoTime();
+        HeadlessChromium browser = HeadlessChromium.start();
+        String console = stack.consoleUri().orElseThrow().toString();
+        browser.driver().get(console + "#/jobs");
+        browser.driver().switchTo().newWindow(org.openqa.selenium.WindowType.WINDOW);
+        browser.driver().get(console + "#/queues");
+        return browser;
     }
 
     private static ThreadFactory clientThreads() {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
+import io.gpupipe.localstack.console.TraceSpans;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobJson;
@@ -359,21 +360,21 @@ class LocalStackEndToEndTest {
         String traceId = done.path("result").path("traceId").asText();
         List<String> steps = List.of("router submit", "worker job", "queue wait", "marker claim", "model call",
                 "result write", "result notify");
-        List<TraceTimeline.Span> trace = new ArrayList<>();
+        List<TraceSpans.Span> trace = new ArrayList<>();
         awaitTrue(() -> {
             trace.clear();
-            trace.addAll(TraceTimeline.ofJob(TraceTimeline.read(stack.options().traceFile()), id));
-            return trace.stream().map(TraceTimeline.Span::name).collect(Collectors.toSet()).containsAll(steps);
+            trace.addAll(TraceSpans.ofJob(TraceSpans.read(stack.options().traceFile()), id));
+            return trace.stream().map(TraceSpans.Span::name).collect(Collectors.toSet()).containsAll(steps);
         }, "every step of " + id + " in the trace file");
         System.out.println(TraceTimeline.render(trace));
         // then: one trace, the one the result names, across three components
         assertThat(done.path("status").asText()).isEqualTo("succeeded");
         assertThat(trace).allSatisfy(span -> assertThat(span.traceId()).isEqualTo(traceId));
-        assertThat(trace).extracting(TraceTimeline.Span::service).contains("router", "gpu-worker",
+        assertThat(trace).extracting(TraceSpans.Span::service).contains("router", "gpu-worker",
                 "result-notifier");
-        TraceTimeline.Span submit = span(trace, "router submit");
-        TraceTimeline.Span job = span(trace, "worker job");
-        TraceTimeline.Span notify = span(trace, "result notify");
+        TraceSpans.Span submit = span(trace, "router submit");
+        TraceSpans.Span job = span(trace, "worker job");
+        TraceSpans.Span notify = span(trace, "result notify");
         assertThat(submit.parentSpanId()).isNull();
         assertThat(job.parentSpanId()).isEqualTo(submit.spanId());
         assertThat(notify.parentSpanId()).isEqualTo(job.spanId());
@@ -384,7 +385,7 @@ class LocalStackEndToEndTest {
         assertThat(job.startNanos()).isLessThan(notify.startNanos());
     }
 
-    private static TraceTimeline.Span span(List<TraceTimeline.Span> trace, String name) {
+    private static TraceSpans.Span span(List<TraceSpans.Span> trace, String name) {
         return trace.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     }
 

@@ -1,6 +1,7 @@
 package io.gpupipe.localstack.apigateway;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -35,6 +37,18 @@ public final class HttpApiFacade implements AutoCloseable {
     private final List<HttpApiRoute> routes;
     private final FunctionInvoker function;
     private final Console console;
+    private final List<Observer> observers = new CopyOnWriteArrayList<>();
+
+    /** Told about every request a route matched, once its answer has been sent (the web console's job list). */
+    @FunctionalInterface
+    public interface Observer {
+        void answered(HttpApiRoute.Match route, byte[] requestBody, int status, byte[] responseBody);
+    }
+
+    /** A request's matched route and body, and the answer sent for it; no route for unmatched requests. */
+    private record Answered(Optional<HttpApiRoute.Match> route, byte[] requestBody,
+                            HttpApiPayload.Response response) {
+    }
 
     private HttpApiFacade(HttpServer server, ExecutorService executor, List<HttpApiRoute> routes,
                           FunctionInvoker function, Console console) {
@@ -71,39 +85,68 @@ public final class HttpApiFacade implements AutoCloseable {
         return URI.create("http://localhost:" + port());
     }
 
+    /** Serves {@code path} and everything under it with {@code handler} instead of the API (the web console). */
+    public void mount(String path, HttpHandler handler) {
+        server.createContext(path, handler);
+    }
+
+    /** Adds an observer of the API's answers. */
+    public void observe(Observer observer) {
+        observers.add(observer);
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
+        Answered answered = null;
         try (exchange) {
             String requestId = apiRequestId();
-            HttpApiPayload.Response response = respond(exchange, requestId);
-            send(exchange, response, requestId);
+            answered = respond(exchange, requestId);
+            send(exchange, answered.response(), requestId);
         } catch (IOException | RuntimeException e) {
             console.component("http-api", exchange.getRequestMethod() + " " + exchange.getRequestURI()
                     + " failed: " + e);
         }
+        // after the exchange is closed, so that an observer never delays an answer
+        if (answered != null && answered.route().isPresent()) {
+            for (Observer observer : observers) {
+                try {
+                    observer.answered(answered.route().get(), answered.requestBody(),
+                            answered.response().statusCode(), answered.response().body());
+                } catch (RuntimeException e) {
+                    console.component("http-api", "an observer of " + answered.route().get().route().routeKey()
+                            + " failed: " + e);
+                }
+            }
+        }
     }
 
-    private HttpApiPayload.Response respond(HttpExchange exchange, String requestId) throws IOException {
+    private Answered respond(HttpExchange exchange, String requestId) throws IOException {
         byte[] body = readBody(exchange.getRequestBody());
         if (body == null) {
-            return HttpApiPayload.tooLarge();
+            return new Answered(Optional.empty(), new byte[0], HttpApiPayload.tooLarge());
         }
         URI uri = exchange.getRequestURI();
         Optional<HttpApiRoute.Match> match = HttpApiRoute.find(routes, exchange.getRequestMethod(),
                 uri.getRawPath());
         if (match.isEmpty()) {
-            return HttpApiPayload.notFound();
+            return new Answered(match, body, HttpApiPayload.notFound());
         }
+        return new Answered(match, body, invoke(exchange, match.get(), body, requestId));
+    }
+
+    private HttpApiPayload.Response invoke(HttpExchange exchange, HttpApiRoute.Match match, byte[] body,
+                                           String requestId) throws IOException {
+        URI uri = exchange.getRequestURI();
         var request = new HttpApiPayload.Request(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery(),
                 Map.copyOf(exchange.getRequestHeaders()), body,
                 exchange.getRemoteAddress().getAddress().getHostAddress(), exchange.getProtocol());
-        byte[] event = JobJson.write(HttpApiPayload.event(match.get(), request, requestId, Instant.now(), port()))
+        byte[] event = JobJson.write(HttpApiPayload.event(match, request, requestId, Instant.now(), port()))
                 .getBytes(StandardCharsets.UTF_8);
         LambdaFunction.Invocation result = function.invoke(event);
         if (result.timedOut()) {
             return HttpApiPayload.serviceUnavailable();
         }
         if (!result.ok()) {
-            console.component("http-api", match.get().route().routeKey() + ": the function failed: "
+            console.component("http-api", match.route().routeKey() + ": the function failed: "
                     + new String(result.payload(), StandardCharsets.UTF_8));
             return HttpApiPayload.internalError();
         }

@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -42,7 +44,14 @@ public final class SqsEventSource implements AutoCloseable {
     private final Thread poller;
     private final AtomicLong deleted = new AtomicLong();
     private final AtomicLong kept = new AtomicLong();
+    private final List<Observer> observers = new CopyOnWriteArrayList<>();
     private volatile boolean running = true;
+
+    /** Told about each batch once it is settled: the messages, and the ids that stay on the queue. */
+    @FunctionalInterface
+    public interface Observer {
+        void settled(List<Message> batch, Set<String> kept);
+    }
 
     private SqsEventSource(String label, FunctionInvoker function, LocalAws aws, String queueName, Console console,
                            int batchSize) {
@@ -94,6 +103,7 @@ public final class SqsEventSource implements AutoCloseable {
         Set<String> failures = invoke(batch);
         if (failures == null) {
             kept.addAndGet(batch.size());
+            tell(batch, batch.stream().map(Message::messageId).collect(Collectors.toSet()));
             return;
         }
         List<DeleteMessageBatchRequestEntry> settled = batch.stream()
@@ -106,6 +116,22 @@ public final class SqsEventSource implements AutoCloseable {
         }
         deleted.addAndGet(settled.size());
         kept.addAndGet(batch.size() - settled.size());
+        tell(batch, failures);
+    }
+
+    private void tell(List<Message> batch, Set<String> keptIds) {
+        for (Observer observer : observers) {
+            try {
+                observer.settled(batch, keptIds);
+            } catch (RuntimeException e) {
+                console.component(label, "an observer failed: " + e);
+            }
+        }
+    }
+
+    /** Adds an observer of settled batches (the web console's view of the DLQ). */
+    public void observe(Observer observer) {
+        observers.add(observer);
     }
 
     /** The ids the function kept, or null when the invocation failed (every message stays). */

@@ -65,8 +65,11 @@ public final class WorkerProcess {
         return process;
     }
 
-    /** The readiness endpoint, once the worker has said which port it listens on. */
-    private Optional<URI> healthUri() {
+    /**
+     * The readiness endpoint, once the worker has said which port it listens on (the web console reads the worker's
+     * phase and window from its answer, as ECS reads its status).
+     */
+    public Optional<URI> healthUri() {
         CompletableFuture<String> listening = process.marker();
         if (!listening.isDone() || listening.isCompletedExceptionally()) {
             return Optional.empty();

@@ -1,0 +1,174 @@
+package io.gpupipe.localstack.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.localstack.internal.WorkerSupervisor;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.TierDefinition;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What the console's pages ask for, as JSON: recent jobs, one job's request, notifications and trace, the queues,
+ * workers and DLQ, and the scaling series. Reads only (the redrive is {@link Redrive}'s).
+ */
+final class ConsoleApi {
+    static final int JOB_ROWS = 50;
+    static final Duration SCALING_WINDOW = Duration.ofMinutes(15);
+    /** Several open pages share one look at the queues and workers per second. */
+    static final Duration SNAPSHOT_AGE = Duration.ofSeconds(1);
+
+    private final TierCatalogue tiers;
+    private final RecentJobs jobs;
+    private final Function<String, Optional<byte[]>> objects;
+    private final Path traceFile;
+    private final QueueWatch queues;
+    private final WorkerWatch workers = new WorkerWatch();
+    private final Supplier<Map<Tier, WorkerSupervisor>> supervisors;
+    private final DeadLetters deadLetters;
+    private final Optional<Redrive> redrive;
+    private final Optional<ScalingWatch> scaling;
+    private final Clock clock;
+    private ObjectNode queuesSnapshot;
+    private Instant queuesSnapshotAt = Instant.MIN;
+
+    /** {@code traceFile} null: no trace file; {@code redrive} and {@code scaling} empty when not running. */
+    ConsoleApi(TierCatalogue tiers, RecentJobs jobs, Function<String, Optional<byte[]>> objects, Path traceFile,
+               QueueWatch queues, Supplier<Map<Tier, WorkerSupervisor>> supervisors, DeadLetters deadLetters,
+               Optional<Redrive> redrive, Optional<ScalingWatch> scaling, Clock clock) {
+        this.tiers = tiers;
+        this.jobs = jobs;
+        this.objects = objects;
+        this.traceFile = traceFile;
+        this.queues = queues;
+        this.supervisors = supervisors;
+        this.deadLetters = deadLetters;
+        this.redrive = redrive;
+        this.scaling = scaling;
+        this.clock = clock;
+    }
+
+    /** The tiers and the tasks each serves (the submit form's choices), and what the stack has on. */
+    ObjectNode config() {
+        ObjectNode config = JobJson.mapper().createObjectNode();
+        ArrayNode list = config.putArray("tiers");
+        for (TierDefinition tier : tiers.tiers()) {
+            ObjectNode node = list.addObject().put("name", tier.tier().wireName()).put("queue", tier.queue());
+            tier.servedTasks().forEach(t -> node.withArray("tasks").add(t.wireName()));
+        }
+        ObjectNode defaults = config.putObject("defaultTiers");
+        for (Task task : Task.values()) {
+            defaults.put(task.wireName(), tiers.defaultTier(task).wireName());
+        }
+        config.put("traceFile", traceFile != null);
+        config.put("redrive", redrive.isPresent());
+        config.put("scaling", scaling.isPresent());
+        return config;
+    }
+
+    ObjectNode jobs() {
+        ObjectNode answer = JobJson.mapper().createObjectNode();
+        ArrayNode rows = answer.putArray("jobs");
+        jobs.newest(JOB_ROWS).forEach(row -> rows.add(JobJson.mapper().valueToTree(row)));
+        return answer;
+    }
+
+    /** One job: what the console saw of it, the request the API accepted, notification records and its trace. */
+    ObjectNode job(String requestId) {
+        ObjectNode answer = JobJson.mapper().createObjectNode();
+        Optional<JobRow> row = jobs.find(requestId);
+        answer.put("seen", row.isPresent());
+        row.ifPresent(r -> answer.set("row", JobJson.mapper().valueToTree(r)));
+        jobs.request(requestId).ifPresent(body -> answer.set("request", json(body)));
+        ArrayNode notifications = answer.putArray("notifications");
+        for (String step : jobs.notifications(requestId)) {
+            objects.apply(JobLayout.notificationKey(requestId, step)).ifPresent(record -> notifications.addObject()
+                    .put("step", step).set("record", json(record)));
+        }
+        ObjectNode trace = answer.putObject("trace").put("enabled", traceFile != null);
+        Optional<String> traceId = row.map(JobRow::traceId).or(() -> resultTraceId(requestId));
+        if (traceFile != null && traceId.isPresent()) {
+            trace.put("traceId", traceId.get());
+            List<TraceSpans.Span> spans = TraceSpans.ofTrace(traceFile, traceId.get());
+            ArrayNode list = trace.putArray("spans");
+            long start = spans.isEmpty() ? 0 : spans.get(0).startNanos();
+            for (TraceSpans.Span span : spans) {
+                list.addObject().put("service", span.service()).put("name", span.name())
+                        .put("startMs", (span.startNanos() - start) / 1e6)
+                        .put("durationMs", (span.endNanos() - span.startNanos()) / 1e6)
+                        .put("depth", TraceSpans.depth(spans, span)).set("attributes", span.attributes());
+            }
+        }
+        return answer;
+    }
+
+    /** The queues, workers, DLQ messages and move tasks; one look per {@link #SNAPSHOT_AGE} for every page. */
+    synchronized ObjectNode queues() {
+        Instant now = clock.instant();
+        if (queuesSnapshot != null && now.isBefore(queuesSnapshotAt.plus(SNAPSHOT_AGE))) {
+            return queuesSnapshot;
+        }
+        ObjectNode answer = JobJson.mapper().createObjectNode();
+        List<DeadLetters.Letter> letters = deadLetters.current();
+        answer.set("queues", JobJson.mapper().valueToTree(queues.stats(jobs.oldestQueued(),
+                letters.stream().map(DeadLetters.Letter::sentAt).min(Instant::compareTo), now)));
+        answer.set("workers", JobJson.mapper().valueToTree(workers.stats(supervisors.get())));
+        answer.set("deadLetters", JobJson.mapper().valueToTree(letters));
+        redrive.ifPresent(r -> answer.set("moveTasks", JobJson.mapper().valueToTree(r.tasks())));
+        ArrayNode destinations = answer.putArray("destinations");
+        queues.queues().stream().filter(q -> !q.deadLetter()).forEach(q -> destinations.add(q.name()));
+        queuesSnapshot = answer;
+        queuesSnapshotAt = now;
+        return answer;
+    }
+
+    ObjectNode scaling() {
+        ObjectNode answer = JobJson.mapper().createObjectNode().put("metric", "DesiredTasks")
+                .put("windowMinutes", SCALING_WINDOW.toMinutes());
+        ArrayNode series = answer.putArray("series");
+        scaling.ifPresent(s -> s.desiredTasks(clock.instant(), SCALING_WINDOW).forEach((tier, points) ->
+                series.addObject().put("tier", tier).set("points", JobJson.mapper().valueToTree(points))));
+        return answer;
+    }
+
+    /** Forgets the DLQ view's messages (after a redrive moved them) and the cached look at the queues. */
+    synchronized void redriven() {
+        deadLetters.clear();
+        queuesSnapshot = null;
+    }
+
+    private Optional<String> resultTraceId(String requestId) {
+        return objects.apply(JobLayout.resultKey(requestId)).flatMap(bytes -> {
+            try {
+                return Optional.ofNullable(JobJson.read(new String(bytes, StandardCharsets.UTF_8), JobResult.class)
+                        .traceId());
+            } catch (RuntimeException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** A stored document as JSON, or as its text when it is not JSON. */
+    private static JsonNode json(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        try {
+            return JobJson.read(text, JsonNode.class);
+        } catch (RuntimeException e) {
+            return JobJson.mapper().getNodeFactory().textNode(text);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.gpupipe.localstack.console;
+
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import java.time.Instant;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What the console knows of one job: the request and answer the API saw (none for a job sent straight to a queue),
+ * which of its objects S3 reported written, and the marker and result last read from S3. Guarded by
+ * {@link RecentJobs}.
+ */
+final class JobEntry {
+    final String requestId;
+    final Instant firstSeenAt;
+    byte[] request;
+    String answeredTier;
+    int markerWrites;
+    boolean resultWritten;
+    boolean audio;
+    final Set<String> notifications = new TreeSet<>();
+    /** Marker writes already read; the marker is read again only after a newer write. */
+    int markerWritesRead;
+    JobState marker;
+    JobResult result;
+    String promptExcerpt;
+
+    JobEntry(String requestId, Instant firstSeenAt) {
+        this.requestId = requestId;
+        this.firstSeenAt = firstSeenAt;
+    }
+
+    /** True when S3 holds something newer than what was last read (a result is final: never read again). */
+    boolean stale() {
+        return result == null && (markerWrites > markerWritesRead || resultWritten);
+    }
+}

@@ -1,0 +1,96 @@
+package io.gpupipe.localstack.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupipe.model.MessageAttributes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+class DeadLettersTest {
+    private static final Instant NOW = Instant.parse("2026-12-03T10:00:00Z");
+
+    @Test
+    void settled_shouldListWhatTheFunctionKept_andDropWhatItDeleted() {
+        // given
+        DeadLetters letters = new DeadLetters(Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(45));
+        Message kept = message("m1", "not json", "invalid_request: body is not JSON");
+        Message settled = message("m2", "{\"requestId\":\"x\"}", null);
+        // when
+        letters.settled(List.of(kept, settled), Set.of("m1"));
+        // then
+        assertThat(letters.current()).singleElement().satisfies(l -> {
+            assertThat(l.messageId()).isEqualTo("m1");
+            assertThat(l.reason()).isEqualTo("invalid_request: body is not JSON");
+            assertThat(l.originalQueue()).isEqualTo("gpupipe-speech");
+            assertThat(l.receiveCount()).isEqualTo(2);
+            assertThat(l.sentAt()).isEqualTo(NOW.minusSeconds(30));
+        });
+        // when the function settles it on a later delivery
+        letters.settled(List.of(kept), Set.of());
+        // then
+        assertThat(letters.current()).isEmpty();
+    }
+
+    @Test
+    void current_shouldForgetAMessage_notReceivedAgainWithinTheVisibilityTimeout() {
+        // given a message kept a minute ago, on a DLQ that hands it out again every 30 s
+        Instant[] now = {NOW};
+        DeadLetters letters = new DeadLetters(new SteppedClock(now), Duration.ofSeconds(45));
+        letters.settled(List.of(message("m1", "not json", "invalid_request")), Set.of("m1"));
+        // when
+        now[0] = NOW.plusSeconds(60);
+        // then it left the DLQ some other way (a redrive moved it)
+        assertThat(letters.current()).isEmpty();
+    }
+
+    private static Message message(String id, String body, String reason) {
+        Message.Builder message = Message.builder().messageId(id).body(body).attributes(Map.of(
+                MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(NOW.minusSeconds(30).toEpochMilli()),
+                MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "2"));
+        Map<String, MessageAttributeValue> attributes = new HashMap<>();
+        attributes.put(MessageAttributes.ORIGINAL_QUEUE, text("gpupipe-speech"));
+        if (reason != null) {
+            attributes.put(MessageAttributes.ERROR_REASON, text(reason));
+        }
+        return message.messageAttributes(attributes).build();
+    }
+
+    /** A clock the test moves. */
+    private static final class SteppedClock extends Clock {
+        private final Instant[] now;
+
+        SteppedClock(Instant[] now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now[0];
+        }
+    }
+
+    private static MessageAttributeValue text(String value) {
+        return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
+    }
+}
