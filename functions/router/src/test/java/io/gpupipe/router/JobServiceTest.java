@@ -173,7 +173,7 @@ class JobServiceTest {
 
         // when, then
         assertThatThrownBy(() -> service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER))
-                .isInstanceOf(QueueRejectedMessageException.class).hasMessageContaining(id);
+                .isInstanceOf(QueueRejectedMessageException.class).hasMessageContaining(stored(id));
         assertThat(probe.marker(stored(id))).isEmpty();
     }
 
@@ -249,7 +249,7 @@ class JobServiceTest {
         JobService service = service(store, line -> { });
         service.submit(body, OWNER);
         probe.purgeTierQueues();
-        JobStore.StoredMarker queued = store.readMarker(id).orElseThrow();
+        JobStore.StoredMarker queued = store.readMarker(stored(id)).orElseThrow();
         store.replaceMarker(queued.state().running("task", NOW), queued.eTag());
 
         // when
