@@ -19,6 +19,8 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -121,7 +123,7 @@ class LocalStackEndToEndTest {
         assertThat(submitted.body().path("tier").asText()).isEqualTo("speech");
         assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("succeeded");
         String audioKey = done.path("result").path("result").path("audioKey").asText();
-        assertThat(audioKey).isEqualTo("results/" + id + ".wav");
+        assertThat(audioKey).isEqualTo("results/" + stored(id) + ".wav");
         ResponseBytes<GetObjectResponse> wav = s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey));
         Wavs.Info info = Wavs.parse(wav.asByteArray());
         assertThat(info.channels()).isEqualTo(1);
@@ -197,7 +199,7 @@ class LocalStackEndToEndTest {
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.tier()).isEqualTo(Tier.of("speech"));
         assertThat(result.result().audioKey()).isEqualTo("results/" + id + ".wav");
-        assertThat(api.status(id).body().path("status").asText()).isEqualTo("succeeded");
+        assertThat(api.status(id).status()).as("a queue job belongs to no API caller").isEqualTo(404);
         assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
         assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
         assertThat(refused.error().message()).contains("tier small cannot serve speech jobs");
@@ -217,7 +219,7 @@ class LocalStackEndToEndTest {
         assertThat(reply.body().path("errors")).extracting(e -> e.path("field").asText())
                 .containsExactlyInAnyOrder("maxTokens", "temperature");
         assertThat(visibleMessages(LocalAws.ESCALATION_QUEUE)).isEqualTo(largeBefore);
-        assertThat(objectExists("jobs/" + id + ".json")).isFalse();
+        assertThat(objectExists("jobs/" + stored(id) + ".json")).isFalse();
         assertThat(api.status(id).status()).isEqualTo(404);
     }
 
@@ -307,7 +309,8 @@ class LocalStackEndToEndTest {
         assertThat(api.submit("{\"requestId\":\"" + first + "\"," + body + "}").status()).isEqualTo(202);
         assertThat(api.awaitTerminal(first, JOB_LIMIT).path("status").asText()).isEqualTo("succeeded");
         CacheKey key = CacheKey.of(EmbeddedModels.FREETTS_VERSION, ((JobRequestParser.Outcome.Valid)
-                new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job());
+                new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job()
+                .submittedBy(CallerIdentity.ANONYMOUS.owner()));
         awaitTrue(() -> objectExists(JobLayout.cacheEntryKey(key)), "the cache entry " + key.hex());
         CompletableFuture<String> callback = new CompletableFuture<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -327,9 +330,9 @@ class LocalStackEndToEndTest {
             assertThat(hit.body().path("status").asText()).isEqualTo("succeeded");
             JsonNode result = hit.body().path("result");
             assertThat(result.path("cached").asBoolean()).isTrue();
-            assertThat(result.path("cachedFrom").asText()).isEqualTo(first);
+            assertThat(result.path("cachedFrom").asText()).isEqualTo(stored(first));
             String audioKey = result.path("result").path("audioKey").asText();
-            assertThat(audioKey).isEqualTo("results/" + second + ".wav");
+            assertThat(audioKey).isEqualTo("results/" + stored(second) + ".wav");
             assertThat(Wavs.parse(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey)).asByteArray())
                     .dataBytes()).isPositive();
             // and the notifier called back as for any result
@@ -567,6 +570,11 @@ class LocalStackEndToEndTest {
         public void close() {
             server.stop(0);
         }
+    }
+
+    /** Where the job the API's anonymous caller (no token) submitted as {@code clientId} is stored. */
+    private static String stored(String clientId) {
+        return JobIds.stored(CallerIdentity.ANONYMOUS.owner(), clientId);
     }
 
     private JobResult awaitResultObject(String id) {
