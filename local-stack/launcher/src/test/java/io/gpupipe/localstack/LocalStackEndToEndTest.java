@@ -330,7 +330,7 @@ class LocalStackEndToEndTest {
             assertThat(hit.body().path("status").asText()).isEqualTo("succeeded");
             JsonNode result = hit.body().path("result");
             assertThat(result.path("cached").asBoolean()).isTrue();
-            assertThat(result.path("cachedFrom").asText()).isEqualTo(stored(first));
+            assertThat(result.path("cachedFrom").asText()).as("the client's own id").isEqualTo(first);
             String audioKey = result.path("result").path("audioKey").asText();
             assertThat(audioKey).isEqualTo("results/" + stored(second) + ".wav");
             assertThat(Wavs.parse(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey)).asByteArray())
@@ -366,7 +366,8 @@ class LocalStackEndToEndTest {
         List<TraceSpans.Span> trace = new ArrayList<>();
         awaitTrue(() -> {
             trace.clear();
-            trace.addAll(TraceSpans.ofJob(TraceSpans.read(stack.options().traceFile()), id));
+            // spans name the id the job is stored under, the one every component sees
+            trace.addAll(TraceSpans.ofJob(TraceSpans.read(stack.options().traceFile()), stored(id)));
             return trace.stream().map(TraceSpans.Span::name).collect(Collectors.toSet()).containsAll(steps);
         }, "every step of " + id + " in the trace file");
         System.out.println(TraceTimeline.render(trace));
