@@ -53,7 +53,9 @@ final class EventShapes {
     /** True when the role (of another function) may invoke {@code function}: {@code lambda:InvokeFunction} on it. */
     private static boolean invokes(JsonNode role, String function) {
         for (JsonNode statement : role.findValues("Statement")) {
-            for (JsonNode one : statement.isArray() ? statement : List.of(statement)) {
+            for (JsonNode each : statement.isArray() ? statement : List.of(statement)) {
+                // a statement granted by condition ({"Fn::If": [condition, statement, AWS::NoValue]}) counts too
+                JsonNode one = each.has("Fn::If") ? each.get("Fn::If").get(1) : each;
                 if (one.path("Action").asText().equals("lambda:InvokeFunction")
                         && one.path("Resource").path("Fn::GetAtt").path(0).asText().equals(function)) {
                     return true;

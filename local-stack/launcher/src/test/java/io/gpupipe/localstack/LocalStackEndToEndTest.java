@@ -347,9 +347,9 @@ class LocalStackEndToEndTest {
         // and no worker ever saw it: its marker was never claimed, and no worker line names it
         assertThat(api.status(second).body().path("startedAt").isMissingNode()).isTrue();
         assertThat(output.toString(StandardCharsets.UTF_8).lines()
-                .filter(line -> line.startsWith("[worker-")).filter(line -> line.contains(second))).isEmpty();
+                .filter(line -> line.startsWith("[worker-")).filter(line -> line.contains(stored(second)))).isEmpty();
         assertThat(output.toString(StandardCharsets.UTF_8).lines()
-                .filter(line -> line.startsWith("[worker-")).anyMatch(line -> line.contains(first))).isTrue();
+                .filter(line -> line.startsWith("[worker-")).anyMatch(line -> line.contains(stored(first)))).isTrue();
     }
 
     @Test
