@@ -53,9 +53,10 @@ final class EventShapes {
     /** True when the role (of another function) may invoke {@code function}: {@code lambda:InvokeFunction} on it. */
     private static boolean invokes(JsonNode role, String function) {
         for (JsonNode statement : role.findValues("Statement")) {
-            for (JsonNode each : statement.isArray() ? statement : List.of(statement)) {
-                // a statement granted by condition ({"Fn::If": [condition, statement, AWS::NoValue]}) counts too
-                JsonNode one = each.has("Fn::If") ? each.get("Fn::If").get(1) : each;
+            for (JsonNode entry : statement.isArray() ? statement : List.of(statement)) {
+                // a statement the template grants by condition (Fn::If [condition, statement, AWS::NoValue]) counts:
+                // the sample must fit whenever the condition holds
+                JsonNode one = entry.has("Fn::If") ? entry.get("Fn::If").get(1) : entry;
                 if (one.path("Action").asText().equals("lambda:InvokeFunction")
                         && one.path("Resource").path("Fn::GetAtt").path(0).asText().equals(function)) {
                     return true;

@@ -21,15 +21,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the local-stack command exactly as README.md writes it (only the documented flag pass-through is added, asking
- * for any free ports), in a shell from the repository root, submits a speech job over HTTP, waits for its result, then
+ * for any free ports), in a shell from the root of a fresh copy of the sources (what a newcomer's clone holds: no
+ * build output), submits a speech job over HTTP, waits for its result, then
  * stops the launcher with SIGINT as Ctrl-C would (SIGTERM where the environment ignores SIGINT, as for background
  * jobs), and checks that everything exits and the command ends with 0.
  * If the README's command stops working, this test fails: it cannot silently rot.
+ * <p>
+ * The copy also keeps the command's build away from the build running this test: packaging empties and rewrites
+ * every module's {@code target/quarkus-app}, which other test classes and modules running in parallel start from.
  */
 class ReadmeCommandTest {
+    @TempDir
+    Path checkout;
+
     private static final Duration READY_LIMIT = Duration.ofMinutes(8);
     private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
     private static final String READY_LINE = "[local-stack] ready";
@@ -49,7 +57,7 @@ class ReadmeCommandTest {
     @Test
     void readmeCommand_shouldStartTheStackServeAJobAndExit0OnSigint_whenRunAsWritten() throws Exception {
         // given
-        Path repo = TestPaths.repo();
+        Path repo = SourceCopy.of(TestPaths.repo(), checkout);
         Path readme = Path.of(System.getProperty("gpupipe.readme", repo.resolve("README.md").toString()));
         // Port 0: the launcher binds free ports itself. Ports picked here and bound a minute later, after the
         // command's build, can be taken in between by anything else on a shared CI host (the launcher then
