@@ -9,7 +9,9 @@ IAM ListPolicies call, so managed policy names resolve from sam-managed-policies
 managed policies the template and the translator use, by name and ARN). The template uses no Fn::ForEach (its
 per-tier blocks are generated from the tier catalogue), so nothing needs expanding first.
 
-Usage: python3 .ci/sam-translate.py [TEMPLATE [OUTPUT]]   (defaults: sam-template.yaml, target/sam-translated.json)
+Usage: python3 .ci/sam-translate.py [TEMPLATE [OUTPUT]] [Name=Value ...]
+    (defaults: sam-template.yaml, target/sam-translated.json; Name=Value: parameter values, as `sam deploy
+    --parameter-overrides` passes them to the transform; the rest take their defaults)
 """
 import json
 import os
@@ -39,21 +41,23 @@ def replace_local_code_uris(template):
 
 
 def main(argv):
-    source = argv[1] if len(argv) > 1 else "sam-template.yaml"
-    target = argv[2] if len(argv) > 2 else os.path.join("target", "sam-translated.json")
+    overrides = dict(arg.split("=", 1) for arg in argv[1:] if "=" in arg)
+    paths = [arg for arg in argv[1:] if "=" not in arg]
+    source = paths[0] if len(paths) > 0 else "sam-template.yaml"
+    target = paths[1] if len(paths) > 1 else os.path.join("target", "sam-translated.json")
     with open(source, encoding="utf-8") as f:
         template = yaml_parse(f.read())
     replace_local_code_uris(template)
     policies = managed_policy_map()
     translator = Translator(managed_policy_map=None, sam_parser=parser.Parser(), plugins=[],
                             boto_session=Session(region_name=os.environ.get("AWS_REGION", "us-east-1")))
-    translated = translator.translate(sam_template=template, parameter_values={},
+    translated = translator.translate(sam_template=template, parameter_values=overrides,
                                       get_managed_policy_map=lambda: policies)
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     with open(target, "w", encoding="utf-8") as f:
         json.dump(translated, f, indent=2, sort_keys=True)
         f.write("\n")
-    print(f"sam-translate: {source} -> {target} ({len(translated.get('Resources', {}))} resources)")
+    print(f"sam-translate: {source} {overrides or ''} -> {target} ({len(translated.get('Resources', {}))} resources)")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@ package io.gpupipe.adapters;
 
 import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.batch.BatchState;
+import io.gpupipe.model.owner.Owner;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Collection;
@@ -52,6 +53,11 @@ public interface BatchStore {
 
     /** A presigned GET of {@code key}, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);
+
+    /** This store as {@code owner} sees it: another owner's batch reads as absent (the router's view of a caller). */
+    default BatchStore ownedBy(Owner owner) {
+        return new OwnedBatchStore(this, owner);
+    }
 
     /** A record as read, with the ETag that makes a conditional replace possible. */
     record StoredBatch(BatchState state, String eTag) {

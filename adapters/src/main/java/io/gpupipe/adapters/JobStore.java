@@ -3,6 +3,7 @@ package io.gpupipe.adapters;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.owner.Owner;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Optional;
@@ -39,6 +40,14 @@ public interface JobStore {
 
     /** A presigned GET URL for an object of the bucket, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);
+
+    /**
+     * This store as {@code owner} sees it: another owner's marker or result reads as absent. The router reads every
+     * caller's jobs through it.
+     */
+    default JobStore ownedBy(Owner owner) {
+        return new OwnedJobStore(this, owner);
+    }
 
     /** What a client sees of the job now (result over marker); empty when it is unknown. */
     default Optional<JobView> view(String requestId) {

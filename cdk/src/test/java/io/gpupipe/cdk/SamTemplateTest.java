@@ -159,13 +159,23 @@ class SamTemplateTest {
     }
 
     @Test
-    void api_shouldRequireSigV4WithThrottlingAndAccessLogs_whenDeployed() {
-        // then
+    void api_shouldRequireTheAuthParametersCallerOnEveryRoute_withThrottlingAndAccessLogs_whenDeployed() {
+        // then: throttling and access logs on the stage
         sam.hasResourceProperties("AWS::Serverless::HttpApi", Match.objectLike(Map.of(
-                "Auth", Map.of("EnableIamAuthorizer", true, "DefaultAuthorizer", "AWS_IAM"),
                 "DefaultRouteSettings", Match.objectLike(Map.of("ThrottlingBurstLimit", Match.anyValue(),
                         "ThrottlingRateLimit", Match.anyValue())),
                 "AccessLogSettings", Match.objectLike(Map.of("DestinationArn", Match.anyValue())))));
+        // and every route secured by SigV4 (Auth=IAM) or the JWT authorizer (Auth=JWT), none open
+        Map<String, Object> api = properties(sam.findResources("AWS::Serverless::HttpApi").values().iterator()
+                .next());
+        Map<String, Object> paths = map(map(api.get("DefinitionBody")).get("paths"));
+        Object byAuth = Map.of("Fn::If", List.of("UseJwtAuth", List.of(Map.of("CallerJwt", List.of())),
+                List.of(Map.of("AWS_IAM", List.of()))));
+        assertThat(paths).isNotEmpty();
+        paths.forEach((path, methods) -> map(methods).forEach((method, operation) ->
+                assertThat(map(operation).get("security")).as(method + " " + path).isEqualTo(byAuth)));
+        assertThat(map(map(map(api.get("DefinitionBody")).get("components")).get("securitySchemes")))
+                .containsKeys("AWS_IAM", "CallerJwt");
     }
 
     @Test

@@ -62,7 +62,10 @@ class SamTranslatedTemplateTest {
                             + "${BedrockModelId}",
                     "if UseBedrock: bedrock:InvokeModel arn:${AWS::Partition}:bedrock:${AWS::Region}:"
                             + "${AWS::AccountId}:inference-profile/${BedrockModelId}",
-                    "if UseWake: lambda:InvokeFunction ${ScalingMetricFunction.Arn}"),
+                    "if UseWake: lambda:InvokeFunction ${ScalingMetricFunction.Arn}",
+                    // each caller's ledgers of unfinished jobs and batches (docs/security.md): read, then written
+                    // over the version read
+                    "s3:GetObject " + BUCKET + "/quotas/*", "s3:PutObject " + BUCKET + "/quotas/*"),
             "ResultNotifierFunction", String.join("|", LOGS, "sqs:SendMessage ${FunctionFailureQueue.Arn}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${SuccessTopic.TopicName}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${ErrorTopic.TopicName}",
@@ -75,7 +78,9 @@ class SamTranslatedTemplateTest {
                     "kms:Decrypt ${TopicKey.Arn}", "kms:GenerateDataKey ${TopicKey.Arn}",
                     "sqs:SendMessage ${CallbackRetryQueue.Arn}", "sqs:ReceiveMessage ${CallbackRetryQueue.Arn}",
                     "sqs:DeleteMessage ${CallbackRetryQueue.Arn}", "sqs:GetQueueAttributes ${CallbackRetryQueue.Arn}",
-                    "secretsmanager:GetSecretValue ${CallbackSecret}", KMS_IF_SET),
+                    "secretsmanager:GetSecretValue ${CallbackSecret}", KMS_IF_SET,
+                    // releases from the callers' ledgers when a result or a batch's final record lands
+                    "s3:GetObject " + BUCKET_BY_NAME + "/quotas/*", "s3:PutObject " + BUCKET_BY_NAME + "/quotas/*"),
             "ScalingMetricFunction", String.join("|", LOGS, "sqs:GetQueueAttributes ${<tier>Queue.Arn}",
                     "ecs:DescribeServices arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:service/"
                             + "${ClusterName}/*",

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.UUID;
 
 /** SHA-256 in lower-case hex, the one digest gpupipe uses for identities (request digests, cache keys, GGUF files). */
 public final class Digests {
@@ -22,6 +23,23 @@ public final class Digests {
     public static String sha256Hex(String text) {
         return HexFormat.of().formatHex(sha256().digest(isWellFormed(text)
                 ? text.getBytes(StandardCharsets.UTF_8) : wtf8(text)));
+    }
+
+    /**
+     * A UUID with the version-4 and variant bits set, made of the first 16 bytes of SHA-256(text): the same text
+     * always names the same id, and the id passes every check a random UUID v4 passes (derived job ids).
+     */
+    public static UUID uuidV4Of(String text) {
+        byte[] hash = sha256().digest(text.getBytes(StandardCharsets.UTF_8));
+        hash[6] = (byte) ((hash[6] & 0x0f) | 0x40);
+        hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
+        long most = 0;
+        long least = 0;
+        for (int i = 0; i < 8; i++) {
+            most = (most << 8) | (hash[i] & 0xff);
+            least = (least << 8) | (hash[8 + i] & 0xff);
+        }
+        return new UUID(most, least);
     }
 
     /** SHA-256 (hex) of everything {@code in} holds (read to its end, not closed). */

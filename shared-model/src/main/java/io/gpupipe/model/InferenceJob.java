@@ -2,6 +2,8 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,7 +16,9 @@ import java.util.Optional;
  * {@code messages} (OpenAI chat format), never both. {@code seed} makes sampling reproducible (vLLM's and llama.cpp's
  * sampling seed); {@code cache} asks for the result cache ({@link io.gpupipe.model.cache.CachePolicy}). A job created
  * from a line of a batch carries its {@code batch} membership (set by the batch function, read back from queue
- * messages, never from API requests).
+ * messages, never from API requests). A job carries its {@code owner} ({@link Owner}) and, when it came through the
+ * API, the {@code clientRequestId} its client chose: its {@code requestId} is then the stored id derived from both
+ * ({@link JobIds}). Neither is ever read from an API request.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceJob(
@@ -36,7 +40,9 @@ public record InferenceJob(
         List<ChatMessage> messages,
         Integer seed,
         Boolean cache,
-        BatchMember batch) {
+        BatchMember batch,
+        String owner,
+        String clientRequestId) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
@@ -50,6 +56,23 @@ public record InferenceJob(
         if (batch != null && !batch.requestId().equals(requestId)) {
             throw new IllegalArgumentException("a batch job's requestId is its line's id " + batch.requestId());
         }
+        if (owner != null && !Owner.isValid(owner)) {
+            throw new IllegalArgumentException("owner is sha256:<hex> or queue, got " + owner);
+        }
+        if (clientRequestId != null && (owner == null
+                || !JobIds.isStoredIdOf(requestId, new Owner(owner), clientRequestId))) {
+            throw new IllegalArgumentException("a job with a clientRequestId is stored under the id derived from its"
+                    + " owner and that clientRequestId");
+        }
+    }
+
+    /** A job of no owner yet (as parsed from a request), that may be a batch line. */
+    public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
+                        Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
+                        Instant submittedAt, String language, Double speed, String instructions,
+                        List<ChatMessage> messages, Integer seed, Boolean cache, BatchMember batch) {
+        this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
+                submittedAt, language, speed, instructions, messages, seed, cache, batch, null, null);
     }
 
     /** A job without {@code seed} and {@code cache} (both absent) that belongs to no batch. */
@@ -58,7 +81,7 @@ public record InferenceJob(
                         Instant submittedAt, String language, Double speed, String instructions,
                         List<ChatMessage> messages) {
         this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
-                submittedAt, language, speed, instructions, messages, null, null, null);
+                submittedAt, language, speed, instructions, messages, null, null, null, null, null);
     }
 
     /** A prompt job (no chat messages). */
@@ -80,13 +103,37 @@ public record InferenceJob(
     /** A copy stamped with the time the router accepted it. */
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch);
+                callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch, owner,
+                clientRequestId);
     }
 
     /** A copy that is line {@code member.line()} of a batch (its requestId must be that line's id). */
     public InferenceJob withBatch(BatchMember member) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member);
+                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member,
+                owner, clientRequestId);
+    }
+
+    /** A copy owned by {@code by}, under the same id (a batch line takes its batch's owner). */
+    public InferenceJob withOwner(Owner by) {
+        return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
+                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, batch,
+                by.value(), null);
+    }
+
+    /**
+     * The job as {@code by} submitted it over the API: this job's requestId becomes its {@code clientRequestId} and
+     * the job is stored under the id derived from both ({@link JobIds#stored}).
+     */
+    public InferenceJob submittedBy(Owner by) {
+        return new InferenceJob(JobIds.stored(by, requestId), task, prompt, maxTokens, temperature, topP, route,
+                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed,
+                cache, batch, by.value(), requestId);
+    }
+
+    /** The id the job's client knows it by: the one it chose over the API, else the stored one. */
+    public String visibleRequestId() {
+        return clientRequestId != null ? clientRequestId : requestId;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.gpupipe.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
@@ -32,9 +33,18 @@ public final class JobMessage {
         return queueSafe(JobJson.write(job));
     }
 
-    /** The claim-check message body pointing at {@code job}'s payload object. */
+    /** The claim-check message body pointing at the payload object of the job {@code requestId} (of no owner). */
     public static String pointer(String requestId) {
-        return JobJson.write(new Pointer(requestId, JobLayout.payloadKey(requestId)));
+        return JobJson.write(new Pointer(requestId, JobLayout.payloadKey(requestId), null, null));
+    }
+
+    /**
+     * The claim-check message body pointing at {@code job}'s payload object; it names the job's owner and client id
+     * too, so a dead-lettered pointer still settles the owner's quota and reaches its client by its own id.
+     */
+    public static String pointer(InferenceJob job) {
+        return JobJson.write(new Pointer(job.requestId(), JobLayout.payloadKey(job.requestId()), job.owner(),
+                job.clientRequestId()));
     }
 
     /** The document stored at {@link JobLayout#payloadKey}; escaped too, as UTF-8 cannot carry a lone surrogate. */
@@ -116,6 +126,7 @@ public final class JobMessage {
     }
 
     /** The claim-check message. */
-    public record Pointer(String requestId, String payloadKey) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Pointer(String requestId, String payloadKey, String owner, String clientRequestId) {
     }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
@@ -177,13 +179,49 @@ public final class JobRequestParser {
                 ? fields.integer("seed", 0, MAX_SEED).orElse(null) : null;
         Boolean cache = readCache(fields, errors, task, temperature, seed);
         BatchMember batch = source == Source.QUEUE ? readBatch(fields, requestId) : null;
+        // who a job belongs to is never the client's to say: only queue messages (IAM-trusted senders) carry it
+        String owner = source == Source.QUEUE ? readOwner(fields) : null;
+        String clientRequestId = source == Source.QUEUE ? readClientRequestId(fields, requestId, owner) : null;
 
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
                 voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages,
-                seed, cache, batch));
+                seed, cache, batch, owner, clientRequestId));
+    }
+
+    /** A queue message's owner: absent is {@link Owner#QUEUE}'s job; present, one of the two forms an owner takes. */
+    private static String readOwner(FieldReader fields) {
+        Optional<String> owner = fields.string("owner");
+        if (owner.isPresent() && !Owner.isValid(owner.get())) {
+            fields.error("owner", ErrorCodes.INVALID_FORMAT, "owner must be sha256:<64 lower-case hex digits> or "
+                    + "queue");
+            return null;
+        }
+        return owner.orElse(null);
+    }
+
+    /**
+     * The id a queue message's client knows its job by: present only with an owner, and only on the job stored under
+     * the id derived from both ({@link JobIds}), so that no message can show a job to a client under another id.
+     */
+    private static String readClientRequestId(FieldReader fields, String requestId, String owner) {
+        Optional<String> clientId = fields.string("clientRequestId");
+        if (clientId.isEmpty()) {
+            return null;
+        }
+        if (!isValidRequestId(clientId.get())) {
+            fields.error("clientRequestId", ErrorCodes.INVALID_FORMAT, "clientRequestId must be a UUID version 4");
+            return null;
+        }
+        String normalized = normalizeRequestId(clientId.get());
+        if (owner == null || requestId == null || !JobIds.isStoredIdOf(requestId, new Owner(owner), normalized)) {
+            fields.error("clientRequestId", ErrorCodes.INVALID_VALUE, "clientRequestId needs an owner, and the "
+                    + "requestId derived from both (the id the router stores an API job under)");
+            return null;
+        }
+        return normalized;
     }
 
     /**

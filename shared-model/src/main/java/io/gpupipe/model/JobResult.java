@@ -15,7 +15,8 @@ import java.util.Optional;
  * {@code cached: true} and {@code cachedFrom}, the requestId whose run produced the output. {@code traceId} names the
  * job's trace (the one the router started) and {@code traceparent} the worker's job span in it, so the notifier
  * continues the same trace. A batch line's result names its {@code batch}, so the notifier records the line as ended
- * without a lookup.
+ * without a lookup. It names the job's {@code owner} (so the notifier can release the owner's quota and subscribers can
+ * filter) and, for a job submitted over the API, the {@code clientRequestId} its client knows it by.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobResult(
@@ -37,7 +38,9 @@ public record JobResult(
         String cachedFrom,
         String traceId,
         String traceparent,
-        BatchMember batch) {
+        BatchMember batch,
+        String owner,
+        String clientRequestId) {
 
     public JobResult {
         if (requestId == null || status == null) {
@@ -49,6 +52,15 @@ public record JobResult(
         if (Boolean.TRUE.equals(cached) && (status != JobStatus.SUCCEEDED || cachedFrom == null)) {
             throw new IllegalArgumentException("a cached result is succeeded and names the request it came from");
         }
+    }
+
+    /** A result of no owner (results written before owners existed read this way too). */
+    public JobResult(String requestId, JobStatus status, Task task, Output result, JobError error, Tier tier,
+                     String model, String modelVersion, Long processingTimeMs, Long queueWaitMs, Integer attempts,
+                     String taskArn, String callbackUrl, Instant timestamp, Boolean cached, String cachedFrom,
+                     String traceId, String traceparent, BatchMember batch) {
+        this(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs, queueWaitMs,
+                attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, traceId, traceparent, batch, null, null);
     }
 
     /** A result that is not from the cache, outside any trace and batch. */
@@ -66,7 +78,7 @@ public record JobResult(
         }
         return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
                 queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, trace.traceId(),
-                trace.traceparent(), batch);
+                trace.traceparent(), batch, owner, clientRequestId);
     }
 
     /** The trace context this result was written in, when it carries a valid one. */
@@ -78,7 +90,29 @@ public record JobResult(
     public JobResult withBatch(BatchMember member) {
         return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
                 queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, traceId, traceparent,
-                member);
+                member, owner, clientRequestId);
+    }
+
+    /** The same result, of the job {@code jobOwner} submitted as {@code clientId} (either may be null). */
+    public JobResult withOwner(String jobOwner, String clientId) {
+        return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, traceId, traceparent,
+                batch, jobOwner, clientId);
+    }
+
+    /**
+     * The result as its client is shown it: under the id it knows ({@code clientId}), the stored id kept out of
+     * sight.
+     */
+    public JobResult seenAs(String clientId) {
+        return new JobResult(clientId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, traceId, traceparent,
+                batch, owner, null);
+    }
+
+    /** The id the job's client knows it by: the one it chose over the API, else the stored one. */
+    public String visibleRequestId() {
+        return clientRequestId != null ? clientRequestId : requestId;
     }
 
     /** True when the result was answered from the result cache, not by a model run of its own. */
@@ -134,12 +168,14 @@ public record JobResult(
     public static JobResult succeeded(InferenceJob job, Output output, Provenance run, Instant now) {
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), output, null, run.tier(),
                 run.model(), run.modelVersion(), run.processingTimeMs(), run.queueWaitMs(), run.attempts(),
-                run.taskArn(), job.callbackUrl(), now).withBatch(job.batch());
+                run.taskArn(), job.callbackUrl(), now).withBatch(job.batch()).withOwner(job.owner(),
+                job.clientRequestId());
     }
 
     /** A failure for a job that could be read; {@code run} may be null when the job never reached a worker. */
     public static JobResult failed(InferenceJob job, JobError error, Provenance run, Instant now) {
-        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now).withBatch(job.batch());
+        return failed(job.requestId(), job.task(), job.callbackUrl(), error, run, now).withBatch(job.batch())
+                .withOwner(job.owner(), job.clientRequestId());
     }
 
     /** A failure for a job known only by its id (e.g. a malformed message that still carried a requestId). */

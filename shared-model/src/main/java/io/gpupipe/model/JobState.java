@@ -7,7 +7,8 @@ import java.time.Instant;
 /**
  * The job marker at {@code jobs/{id}.json}: written {@code queued} by the router (create-only), then rewritten
  * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}. A
- * batch line's marker names its {@code batch}, so that such a job is cancelled only with its batch.
+ * batch line's marker names its {@code batch}, so that such a job is cancelled only with its batch. It names its
+ * {@code owner} and, for a job submitted over the API, the {@code clientRequestId} its client knows it by.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobState(
@@ -20,7 +21,9 @@ public record JobState(
         Instant startedAt,
         String taskArn,
         String requestDigest,
-        BatchMember batch) {
+        BatchMember batch,
+        String owner,
+        String clientRequestId) {
 
     public JobState {
         if (requestId == null || status == null) {
@@ -29,6 +32,13 @@ public record JobState(
         if (status != JobStatus.QUEUED && status != JobStatus.RUNNING && status != JobStatus.CANCELLED) {
             throw new IllegalArgumentException("a marker is queued, running or cancelled, not " + status.wireName());
         }
+    }
+
+    /** A marker of no owner (markers written before owners existed read this way too). */
+    public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
+                    Instant startedAt, String taskArn, String requestDigest, BatchMember batch) {
+        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest, batch, null,
+                null);
     }
 
     /** A marker of a job that belongs to no batch. */
@@ -45,7 +55,7 @@ public record JobState(
 
     public static JobState queued(InferenceJob job, Tier tier, Instant now) {
         return new JobState(job.requestId(), JobStatus.QUEUED, tier, job.task(), job.submittedAt(), now, null, null,
-                job.requestDigest(), job.batch());
+                job.requestDigest(), job.batch(), job.owner(), job.clientRequestId());
     }
 
     /**
@@ -58,7 +68,7 @@ public record JobState(
 
     public JobState running(String taskArn, Instant now) {
         return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest,
-                batch);
+                batch, owner, clientRequestId);
     }
 
     /**
@@ -70,12 +80,12 @@ public record JobState(
             throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
         }
         return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest,
-                batch);
+                batch, owner, clientRequestId);
     }
 
     public JobState cancelled(Instant now) {
         return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn,
-                requestDigest, batch);
+                requestDigest, batch, owner, clientRequestId);
     }
 
     /** Only a job that no worker has started can be cancelled. */

@@ -19,4 +19,17 @@ public record JobView(String requestId, JobStatus status, Tier tier, Task task, 
         }
         return marker.map(m -> new JobView(requestId, m.status(), m.tier(), m.task(), m, null));
     }
+
+    /** The owner the job's documents name (the result's, else the marker's); empty when neither names one. */
+    public Optional<String> owner() {
+        if (result != null && result.owner() != null) {
+            return Optional.of(result.owner());
+        }
+        return Optional.ofNullable(marker == null ? null : marker.owner());
+    }
+
+    /** The view its client is shown: under the id it chose ({@code clientId}), the stored id kept out of sight. */
+    public JobView seenAs(String clientId) {
+        return new JobView(clientId, status, tier, task, marker, result == null ? null : result.seenAs(clientId));
+    }
 }

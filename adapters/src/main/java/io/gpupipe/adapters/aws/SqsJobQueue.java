@@ -159,7 +159,7 @@ public final class SqsJobQueue implements JobQueue {
         payloadWriter.accept(JobLayout.payloadKey(job.requestId()), JobMessage.payload(job));
         LOG.infof("job %s is %d bytes as a message: sent as a claim check", job.requestId(),
                 JobMessage.utf8Length(inline));
-        return JobMessage.pointer(job.requestId());
+        return JobMessage.pointer(job);
     }
 
     private static QueueUnavailableException unavailable(String requestId, Tier tier, SdkException e) {

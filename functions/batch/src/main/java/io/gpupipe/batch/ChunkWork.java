@@ -81,7 +81,7 @@ public class ChunkWork {
         record(batchId, plan, lines.stream().filter(l -> l instanceof ParsedLine.Invalid)
                 .collect(Collectors.toMap(ParsedLine::line, l -> LineOutcome.INVALID)));
         List<RoutedJob> jobs = lines.stream().filter(l -> l instanceof ParsedLine.Job)
-                .map(l -> ((ParsedLine.Job) l).job().withSubmittedAt(state.createdAt()))
+                .map(l -> ((ParsedLine.Job) l).job().withSubmittedAt(state.createdAt()).withOwner(state.ownedBy()))
                 .map(job -> new RoutedJob(job, policy.route(job))).toList();
         if (state.status() == BatchStatus.CANCELLING) {
             record(batchId, plan, jobs.stream().collect(Collectors.toMap(j -> j.job().batch().line(),

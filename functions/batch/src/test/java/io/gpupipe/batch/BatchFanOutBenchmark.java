@@ -18,6 +18,7 @@ import io.gpupipe.model.batch.BatchRequest;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -81,11 +82,11 @@ class BatchFanOutBenchmark {
                         .append("\"/v1/completions\",\"body\":{\"model\":\"gpt-3.5-turbo-instruct\",\"prompt\":")
                         .append("\"Once upon a time, number ").append(line).append("\",\"max_tokens\":16}}\n");
             }
-            String input = BatchLayout.inputKey(UUID.randomUUID());
+            String input = BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID());
             s3.putObject(b -> b.bucket(aws.bucket()).key(input), RequestBody.fromString(file.toString()));
             S3BatchStore store = new S3BatchStore(s3, aws.newS3Presigner(), aws.bucket());
             BatchState batch = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(input,
-                    BatchEndpoint.COMPLETIONS, "24h", null, null), Instant.now());
+                    BatchEndpoint.COMPLETIONS, "24h", null, null), CallerIdentity.ANONYMOUS.owner(), Instant.now());
             store.create(batch).orElseThrow();
             sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE))
                     .messageBody(BatchTask.of(BatchTask.Type.PLAN, batch.id()).toJson()));

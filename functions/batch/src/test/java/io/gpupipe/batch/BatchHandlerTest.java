@@ -31,6 +31,7 @@ import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.LineError;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.submission.LineLedger;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -231,10 +232,10 @@ class BatchHandlerTest {
     }
 
     private BatchState create(String input, BatchEndpoint endpoint) {
-        String key = BatchLayout.inputKey(UUID.randomUUID());
+        String key = BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID());
         s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromString(input));
         BatchState state = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(key, endpoint,
-                "24h", null, null), CREATED);
+                "24h", null, null), CallerIdentity.ANONYMOUS.owner(), CREATED);
         store.create(state).orElseThrow();
         return state;
     }

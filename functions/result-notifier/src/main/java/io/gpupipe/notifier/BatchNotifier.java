@@ -11,6 +11,7 @@ import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
+import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.submission.LineLedger;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
@@ -22,7 +23,8 @@ import java.util.Optional;
  * The notifier's part in batches. A batch line's result is recorded as its line ending ({@link LineLedger}: a done
  * record, the chunk's progress, and CHUNK_ENDED to the batch queue once the chunk's last line ended), instead of a
  * job event per line. A batch's terminal record, written once by its finalizer, becomes the one {@link BatchEvent}:
- * to the success topic (completed) or the error topic, and signed to its callback_url, each at most once.
+ * to the success topic (completed) or the error topic, and signed to its callback_url, each at most once; then the
+ * batch no longer counts against its owner's limit on unfinished batches.
  */
 @ApplicationScoped
 public class BatchNotifier {
@@ -30,11 +32,13 @@ public class BatchNotifier {
     private final ResultStore store;
     private final CallbackSender callbacks;
     private final OnceDeliveries deliveries;
+    private final QuotaReleases quotas;
     private final String successTopic;
     private final String errorTopic;
 
     BatchNotifier(NotifierConfig config, LineLedgers ledgers, ResultStore store, CallbackSender callbacks,
-                  OnceDeliveries deliveries) {
+                  OnceDeliveries deliveries, QuotaReleases quotas) {
+        this.quotas = quotas;
         this.ledgers = ledgers;
         this.store = store;
         this.callbacks = callbacks;
@@ -85,10 +89,15 @@ public class BatchNotifier {
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put("kind", "batch");
         attributes.put("status", terminal.status().wireName());
+        if (terminal.owner() != null) {
+            attributes.put("owner", terminal.owner());
+        }
         String messageId = deliveries.publish(bucket, batchId, event.isSuccess() ? successTopic : errorTopic, json,
                 attributes);
         CallbackDelivery callback = terminal.callbackUrl() == null ? CallbackDelivery.none()
                 : deliveries.callback(bucket, batchId, terminal.callbackUrl(), json);
+        // the batch has ended: it no longer counts against its owner's limit on unfinished batches
+        quotas.release(bucket, terminal.owner(), QuotaKind.BATCHES, batchId);
         return new RecordOutcome.Notified(key, batchId, terminal.status().wireName(), messageId, callback);
     }
 }

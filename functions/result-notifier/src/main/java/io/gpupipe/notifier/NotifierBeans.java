@@ -4,9 +4,11 @@ import io.gpupipe.adapters.DeliveryLedger;
 import io.gpupipe.adapters.ResultStore;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3DeliveryLedger;
+import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.S3ResultStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.submission.LineLedger;
+import io.gpupipe.submission.OwnerQuotas;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -28,6 +30,12 @@ public class NotifierBeans {
     @Singleton
     DeliveryLedger deliveryLedger(S3Client s3, Clock clock) {
         return new S3DeliveryLedger(s3, clock);
+    }
+
+    @Produces
+    @Singleton
+    QuotaReleases quotaReleases(S3Client s3, Clock clock, NotifierConfig config) {
+        return bucket -> new OwnerQuotas(new S3QuotaLedgers(s3, bucket), clock, config.quotaContention());
     }
 
     @Produces

@@ -42,6 +42,13 @@ public interface NotifierConfig {
      */
     Optional<String> batchQueueUrl();
 
+    /**
+     * How long releasing a finished job (or batch) from its owner's ledger of unfinished work may keep meeting
+     * concurrent writers before the record fails (and is retried): the router's {@code gpupipe.router.quota.contention}.
+     */
+    @WithDefault("5s")
+    Duration quotaContention();
+
     Callback callback();
 
     /** Callback HTTP timing and retries. */

@@ -14,6 +14,7 @@ import io.gpupipe.model.notify.RecordOutcome;
 import io.gpupipe.model.notify.ResultDocument;
 import io.gpupipe.model.notify.ResultEvent;
 import io.gpupipe.model.observability.LogFields;
+import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotifierAwsException;
 import io.gpupipe.telemetry.SpanAttributes;
@@ -40,7 +41,8 @@ import org.jboss.logging.MDC;
  * <p>A record is safe to retry: the signing key is resolved before anything is published (a Secrets Manager error
  * fails the record with nothing sent), and each step that went out (SNS publish, delivered callback) is recorded in
  * the {@link DeliveryLedger}, so a retried or duplicated event skips it. A crash between a send and its record can
- * still repeat that one step (at least once, never lost).
+ * still repeat that one step (at least once, never lost). Once notified, the job no longer counts against its owner's
+ * limit on unfinished jobs ({@link QuotaReleases}); a release that fails fails the record (retried, idempotent).
  */
 @ApplicationScoped
 public class ResultNotifier {
@@ -51,12 +53,15 @@ public class ResultNotifier {
     private final BatchNotifier batches;
     private final CallbackRedeliverer redeliverer;
     private final JsonLines lines;
+    private final QuotaReleases quotas;
     private final String successTopic;
     private final String errorTopic;
     private final Tracer tracer;
 
     ResultNotifier(NotifierConfig config, ResultStore store, CallbackSender callbacks, OnceDeliveries deliveries,
-                   BatchNotifier batches, CallbackRedeliverer redeliverer, JsonLines lines, Tracer tracer) {
+                   BatchNotifier batches, CallbackRedeliverer redeliverer, JsonLines lines, QuotaReleases quotas,
+                   Tracer tracer) {
+        this.quotas = quotas;
         this.tracer = tracer;
         this.store = store;
         this.callbacks = callbacks;
@@ -130,6 +135,7 @@ public class ResultNotifier {
         try {
             return Traces.within(span, () -> {
                 RecordOutcome.Notified notified = notify(record, key, result);
+                quotas.release(record.bucket(), result.owner(), QuotaKind.JOBS, result.requestId());
                 span.setAttribute(SpanAttributes.OUTCOME, notified.callback().status().name()
                         .toLowerCase(Locale.ROOT));
                 return notified;
@@ -156,7 +162,7 @@ public class ResultNotifier {
         return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
     }
 
-    /** SNS message attributes, so subscriptions can filter by status, tier or task. */
+    /** SNS message attributes, so subscriptions can filter by status, tier, task or owner. */
     private static Map<String, String> attributes(ResultEvent event) {
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put("status", event.status().wireName());
@@ -165,6 +171,9 @@ public class ResultNotifier {
         }
         if (event.task() != null) {
             attributes.put("task", event.task().wireName());
+        }
+        if (event.owner() != null) {
+            attributes.put("owner", event.owner());
         }
         return attributes;
     }

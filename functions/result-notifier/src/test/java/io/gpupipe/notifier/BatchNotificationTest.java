@@ -26,6 +26,8 @@ import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.LineCounts;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -110,9 +112,10 @@ class BatchNotificationTest {
     @Test
     void finalRecord_shouldSendOneSignedBatchEvent_evenWhenItsS3EventArrivesTwice() throws Exception {
         // given: the terminal record of a completed batch with a callback
+        Owner owner = CallerIdentity.ANONYMOUS.owner();
         BatchState done = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
-                        BatchLayout.inputKey(UUID.randomUUID()), BatchEndpoint.CHAT_COMPLETIONS, "24h", null,
-                        receiver.url("/batches")), Instant.now())
+                        BatchLayout.inputKey(owner, UUID.randomUUID()), BatchEndpoint.CHAT_COMPLETIONS, "24h", null,
+                        receiver.url("/batches")), owner, Instant.now())
                 .planned(new BatchPlan(3, List.of(new ChunkPlan(0, 1, 0, 10, 3, List.of()))), Instant.now())
                 .finished(new LineCounts(2, 1, 0, 0, 0), "batches/x/output.jsonl", "batches/x/errors.jsonl",
                         Instant.now(), Instant.now());

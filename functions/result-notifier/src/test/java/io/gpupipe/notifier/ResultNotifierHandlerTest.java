@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.adapters.QuotaLedgers;
 import io.gpupipe.adapters.RecordingJsonLines;
+import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
@@ -23,6 +25,10 @@ import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.notify.CallbackRedelivery;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.quota.QuotaKind;
+import io.gpupipe.model.quota.UnfinishedLedger;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -224,6 +230,33 @@ class ResultNotifierHandlerTest {
                 Duration.ofMinutes(5))).isTrue();
         assertThat(CallbackSignature.verify("wrong-secret", call.signature(), call.timestamp(), call.body(),
                 Instant.now(), Duration.ofMinutes(5))).isFalse();
+    }
+
+    @Test
+    void notify_shouldReleaseTheOwnersSlotOnce_andNameTheOwner_whenACallersResultArrivesTwice() {
+        // given: a caller's job counted against its limit (with another of its jobs still running), and its result
+        Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
+        JobResult result = JobResult.succeeded(job(UUID.randomUUID().toString(), null).submittedBy(owner),
+                JobResult.Output.text("Done.", JobResult.Usage.of(3, 1), "stop"), run(Tier.of("small")), DONE);
+        QuotaLedgers ledgers;
+        try (S3Client s3 = aws.newS3Client()) {
+            ledgers = new S3QuotaLedgers(s3, aws.bucket());
+            ledgers.create(owner, QuotaKind.JOBS, new UnfinishedLedger(Map.of(result.requestId(), 1L, "other", 2L)))
+                    .orElseThrow();
+            putResult(result);
+            String event = sample("s3-result-succeeded.json").replace("results/" + A + ".json",
+                    JobLayout.resultKey(result.requestId()));
+
+            // when: S3 delivers its event twice
+            invoke(event);
+            invoke(event);
+
+            // then: released once, the other job still counted; the SNS event names the owner for filtering
+            assertThat(ledgers.read(owner, QuotaKind.JOBS).orElseThrow().ledger().admitted()).containsOnlyKeys(
+                    "other");
+        }
+        assertThat(sns.published()).hasSize(1);
+        assertThat(sns.published().get(0).attributes()).containsEntry("owner", owner.value());
     }
 
     @Test

@@ -12,6 +12,10 @@ public final class ApiErrorCodes {
     public static final String NOT_ACCEPTABLE = "not_acceptable";
     public static final String UNAVAILABLE = "unavailable";
     public static final String INTERNAL_ERROR = "internal_error";
+    /** The caller is at one of its limits (unfinished jobs, unfinished batches): 429 with Retry-After. */
+    public static final String QUOTA_EXCEEDED = "quota_exceeded";
+    /** The deployment requires a caller identity and the request carried none: 401. */
+    public static final String UNAUTHENTICATED = "unauthenticated";
 
     private ApiErrorCodes() {
     }

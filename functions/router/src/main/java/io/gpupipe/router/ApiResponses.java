@@ -5,18 +5,23 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.submission.CancelOutcome;
 import io.gpupipe.submission.SubmitOutcome;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
 /** Maps the service's outcomes to HTTP answers; every body is written with the shared {@link JobJson} mapper. */
 final class ApiResponses {
     static final String RETRY_AFTER_SECONDS = "1";
+    static final String RETRY_AFTER = "Retry-After";
     private static final int ACCEPTED = 202;
+    private static final int UNAUTHORIZED = 401;
+    private static final int TOO_MANY_REQUESTS = 429;
 
     private ApiResponses() {
     }
@@ -28,7 +33,7 @@ final class ApiResponses {
     static Response submitted(SubmitOutcome outcome, Function<String, String> statusUrl, boolean seedShape,
                               Function<JobView, ResultLinks> links) {
         if (outcome instanceof SubmitOutcome.Accepted a) {
-            String id = a.job().requestId();
+            String id = a.job().visibleRequestId();
             Object body = seedShape ? new InferResponse(id, a.decision().tier())
                     : new SubmitResponse(id, a.decision().tier(), JobStatus.QUEUED, statusUrl.apply(id));
             return json(ACCEPTED, body);
@@ -47,6 +52,9 @@ final class ApiResponses {
         }
         if (outcome instanceof SubmitOutcome.Rejected r) {
             return json(400, new ErrorResponse(r.errors(), r.requestId().orElse(null), null));
+        }
+        if (outcome instanceof SubmitOutcome.QuotaExceeded q) {
+            return quotaExceeded(QuotaKind.JOBS, q.limit(), q.retryAfter(), q.requestId());
         }
         SubmitOutcome.Unavailable u = (SubmitOutcome.Unavailable) outcome;
         return unavailable(u.message(), u.requestId());
@@ -92,9 +100,28 @@ final class ApiResponses {
     }
 
     static Response unavailable(String message, String requestId) {
-        return Response.status(503).type(MediaType.APPLICATION_JSON).header("Retry-After", RETRY_AFTER_SECONDS)
+        return Response.status(503).type(MediaType.APPLICATION_JSON).header(RETRY_AFTER, RETRY_AFTER_SECONDS)
                 .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("service", ApiErrorCodes.UNAVAILABLE,
                         message)), requestId, true))).build();
+    }
+
+    /**
+     * 429: the caller is at its limit of {@code kind}; the body names the limit, {@code Retry-After} when to try
+     * again (RFC 9110: seconds).
+     */
+    static Response quotaExceeded(QuotaKind kind, int limit, Duration retryAfter, String requestId) {
+        return Response.status(TOO_MANY_REQUESTS).type(MediaType.APPLICATION_JSON)
+                .header(RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())))
+                .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("owner", ApiErrorCodes.QUOTA_EXCEEDED,
+                        "limit " + limit + " " + kind.counted() + " per caller reached; retry once some have "
+                                + "finished")), requestId, true))).build();
+    }
+
+    /** 401: the deployment requires a caller identity ({@code mode}) and the request carried none. */
+    static Response unauthenticated(RouterConfig.AuthMode mode) {
+        return error(UNAUTHORIZED, new FieldError("Authorization", ApiErrorCodes.UNAUTHENTICATED,
+                "this API requires a caller identity (" + mode.name() + " authorization); the request carried "
+                        + "none"));
     }
 
     private static Response notFound(String id) {

@@ -2,6 +2,7 @@ package io.gpupipe.router;
 
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchObject;
+import java.time.Duration;
 import java.util.List;
 
 /** What became of a batch request. */
@@ -24,6 +25,10 @@ public sealed interface BatchOutcome {
 
     /** The batch has finished and cannot be cancelled (409). */
     record NotCancellable(BatchObject batch) implements BatchOutcome {
+    }
+
+    /** The caller already has {@code limit} unfinished batches: nothing was accepted (429, with Retry-After). */
+    record QuotaExceeded(int limit, Duration retryAfter) implements BatchOutcome {
     }
 
     /** The batch queue (or batches as a whole) is unavailable: nothing was accepted (503). */

@@ -3,6 +3,7 @@ package io.gpupipe.router;
 import io.gpupipe.adapters.BatchStore;
 import io.gpupipe.adapters.BatchTasks;
 import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.adapters.exception.StoreUnavailableException;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchIds;
@@ -17,6 +18,8 @@ import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.router.internal.BatchQuota;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +34,9 @@ import org.jboss.logging.Logger;
  * through the batch queue (the router never reads the input: 100,000 lines do not fit a 15 s request). Status costs a
  * bounded number of S3 calls whatever the batch's size: the record, one listing of ended chunks, one of the running
  * chunks' progress (counts are in the keys), and the terminal record once every chunk ended. Cancel marks the batch
- * cancelling and lets the batch function cancel its queued lines.
+ * cancelling and lets the batch function cancel its queued lines. Every call is one caller's ({@link Owner}): its
+ * uploads are keyed by its owner, a batch reads only its own caller's upload, and another caller's batch reads as
+ * absent ({@link BatchStore#ownedBy}). A caller has at most a configured number of unfinished batches.
  */
 public final class BatchService {
     private static final Logger LOG = Logger.getLogger(BatchService.class);
@@ -42,26 +47,34 @@ public final class BatchService {
     private final Duration uploadTtl;
     private final Duration presignTtl;
     private final Supplier<UUID> ids;
+    private final BatchQuota quota;
+
+    /** A batch service without a limit on unfinished batches. */
+    public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
+                        Duration presignTtl, Supplier<UUID> ids) {
+        this(store, tasks, clock, uploadTtl, presignTtl, ids, BatchQuota.unlimited());
+    }
 
     /** {@code tasks} empty: the deployment has no batch queue, and the batch endpoints answer 503. */
     public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
-                        Duration presignTtl, Supplier<UUID> ids) {
+                        Duration presignTtl, Supplier<UUID> ids, BatchQuota quota) {
         this.store = store;
         this.tasks = tasks;
         this.clock = clock;
         this.uploadTtl = uploadTtl;
         this.presignTtl = presignTtl;
         this.ids = ids;
+        this.quota = quota;
     }
 
-    /** A key to upload an input file to, and its presigned PUT. */
-    public UploadResponse upload() {
-        String key = BatchLayout.inputKey(ids.get());
+    /** A key to upload an input file to (only {@code owner}'s batches may read it), and its presigned PUT. */
+    public UploadResponse upload(Owner owner) {
+        String key = BatchLayout.inputKey(owner, ids.get());
         return new UploadResponse(key, store.presignPut(key, uploadTtl).toString(), "PUT",
                 clock.instant().plus(uploadTtl).getEpochSecond());
     }
 
-    public BatchOutcome create(String body) {
+    public BatchOutcome create(String body, Owner owner) {
         if (tasks.isEmpty()) {
             return notEnabled();
         }
@@ -70,7 +83,9 @@ public final class BatchService {
             return new BatchOutcome.Rejected(invalid.errors());
         }
         BatchRequest request = ((BatchRequestParser.Outcome.Valid) parsed).request();
-        Optional<Long> size = store.size(request.inputFileId());
+        // another caller's upload is answered as one that does not exist
+        Optional<Long> size = BatchLayout.isInputKeyOf(request.inputFileId(), owner)
+                ? store.size(request.inputFileId()) : Optional.empty();
         if (size.isEmpty()) {
             return rejected("input_file_id", ErrorCodes.INVALID_VALUE, "no file was uploaded to "
                     + request.inputFileId() + " (PUT it to the upload_url of POST /v1/batches/uploads first)");
@@ -79,37 +94,67 @@ public final class BatchService {
             return rejected("input_file_id", ErrorCodes.TOO_LONG, "the input file has " + size.get()
                     + " bytes; at most " + BatchLimits.MAX_FILE_BYTES + " are allowed");
         }
-        BatchState state = BatchState.created(BatchIds.newBatchId(ids.get()), request, clock.instant());
+        BatchState state = BatchState.created(BatchIds.newBatchId(ids.get()), request, owner, clock.instant());
         String eTag = store.create(state).orElseThrow(() -> new IllegalStateException("batch id " + state.id()
                 + " already taken"));
+        Optional<BatchOutcome> refused = admit(state, eTag);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         try {
             tasks.get().send(BatchTask.of(BatchTask.Type.PLAN, state.id()));
         } catch (QueueUnavailableException e) {
             LOG.errorf("batch %s not accepted, the batch queue is unavailable: %s", state.id(), e.getMessage());
-            if (!store.delete(state.id(), eTag)) {
-                LOG.infof("the record of unaccepted batch %s was already changed; left in place", state.id());
-            }
+            takeBack(state, eTag);
             return new BatchOutcome.Unavailable("the batch queue is unavailable; the batch was not accepted, retry "
                     + "later");
         }
         LOG.infof("batch %s created from %s (%d bytes) for %s", state.id(), request.inputFileId(), size.get(),
                 request.endpoint().path());
-        return new BatchOutcome.Found(render(state));
+        return new BatchOutcome.Found(render(store, state));
     }
 
-    public BatchOutcome get(String rawId) {
+    /** Counts the new batch against its caller's limit; refused (or failing), its record is taken back. */
+    private Optional<BatchOutcome> admit(BatchState state, String eTag) {
+        Optional<BatchOutcome.QuotaExceeded> refused;
+        try {
+            refused = quota.admit(state);
+        } catch (StoreUnavailableException e) {
+            takeBack(state, eTag);
+            throw e;
+        }
+        if (refused.isPresent()) {
+            LOG.infof("batch %s refused: its owner has %d unfinished batches", state.id(), refused.get().limit());
+            if (!store.delete(state.id(), eTag)) {
+                LOG.infof("the record of refused batch %s was already changed; left in place", state.id());
+            }
+        }
+        return refused.map(BatchOutcome.class::cast);
+    }
+
+    /** Deletes the record of a batch that was not accepted, and stops counting it. */
+    private void takeBack(BatchState state, String eTag) {
+        if (store.delete(state.id(), eTag)) {
+            quota.released(state);
+        } else {
+            LOG.infof("the record of unaccepted batch %s was already changed; left in place", state.id());
+        }
+    }
+
+    public BatchOutcome get(String rawId, Owner owner) {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
-        return store.read(rawId).<BatchOutcome>map(stored -> new BatchOutcome.Found(render(stored.state())))
-                .orElseGet(() -> new BatchOutcome.NotFound(rawId));
+        BatchStore owned = store.ownedBy(owner);
+        return owned.read(rawId).<BatchOutcome>map(stored -> new BatchOutcome.Found(render(owned,
+                stored.state()))).orElseGet(() -> new BatchOutcome.NotFound(rawId));
     }
 
     /**
      * Marks a running batch cancelling and asks the batch function to cancel its queued lines; repeated while it is
      * cancelling, it asks again (the fan-out is idempotent), so a retry after a 503 completes the cancel.
      */
-    public BatchOutcome cancel(String rawId) {
+    public BatchOutcome cancel(String rawId, Owner owner) {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
@@ -117,7 +162,8 @@ public final class BatchService {
             return notEnabled();
         }
         Instant now = clock.instant();
-        Optional<BatchState> state = store.update(rawId, s -> s.isCancellable() ? Optional.of(s.cancelling(now))
+        BatchStore owned = store.ownedBy(owner);
+        Optional<BatchState> state = owned.update(rawId, s -> s.isCancellable() ? Optional.of(s.cancelling(now))
                 : Optional.empty());
         if (state.isEmpty()) {
             return new BatchOutcome.NotFound(rawId);
@@ -132,23 +178,23 @@ public final class BatchService {
                         + "retry the cancel");
             }
         }
-        BatchObject shown = render(state.get());
+        BatchObject shown = render(owned, state.get());
         boolean cancellable = status == BatchStatus.CANCELLING || status == BatchStatus.CANCELLED;
         return cancellable ? new BatchOutcome.Found(shown) : new BatchOutcome.NotCancellable(shown);
     }
 
     /** The batch object with its counts now, and presigned links to its files once finished. */
-    private BatchObject render(BatchState state) {
+    private BatchObject render(BatchStore view, BatchState state) {
         if (state.status().isTerminal()) {
             return finished(state);
         }
         if (state.plan() == null) {
             return BatchObject.of(state, RequestCounts.NONE, state.status(), BatchObject.Links.NONE);
         }
-        BatchProgress progress = BatchProgress.ofKeys(store.list(BatchLayout.endedPrefix(state.id())),
-                store.list(BatchLayout.progressPrefix(state.id())));
+        BatchProgress progress = BatchProgress.ofKeys(view.list(BatchLayout.endedPrefix(state.id())),
+                view.list(BatchLayout.progressPrefix(state.id())));
         if (progress.allEnded(state.plan())) {
-            Optional<BatchState> terminal = store.readFinal(state.id());
+            Optional<BatchState> terminal = view.readFinal(state.id());
             if (terminal.isPresent()) {
                 return finished(terminal.get());
             }

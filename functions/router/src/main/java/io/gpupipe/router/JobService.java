@@ -10,10 +10,13 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.observability.LogFields;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.FaultInjection;
+import io.gpupipe.router.internal.JobQuota;
 import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.submission.CancelOutcome;
@@ -26,94 +29,147 @@ import java.time.Instant;
 import org.jboss.logging.MDC;
 
 /**
- * The router's use cases: submit (validate, route, then the submission rule of {@link JobSubmitter}, which answers
- * from the result cache once the marker is claimed, or enqueues), status (marker + result, presigned links) and
- * cancel (the rule of {@link JobCanceller}; a batch's lines only with their batch).
+ * The router's use cases, each for one caller ({@link Owner}): submit (validate, route, then the submission rule of
+ * {@link JobSubmitter}, which answers from the result cache once the marker is claimed, or counts the job against
+ * the caller's limit and enqueues), status (marker + result, presigned links) and cancel (the rule of
+ * {@link JobCanceller}; a batch's lines only with their batch). A caller's requestId names the job stored under
+ * {@link JobIds#stored}, read through {@link JobStore#ownedBy}: another caller's job is never found, and every answer
+ * shows the id the caller chose.
  */
 public final class JobService {
     private final JobRequestParser parser;
     private final RoutingPolicy policy;
     private final JobStore store;
+    private final JobQueue queue;
     private final RoutingMetrics metrics;
     private final Clock clock;
     private final Duration presignTtl;
-    private final JobSubmitter submitter;
-    private final JobCanceller canceller;
+    private final FaultInjection faults;
+    private final ResultCache cache;
+    private final JobQuota quota;
 
-    /** A router without the result cache. */
+    /** A router without the result cache and without per-caller limits. */
     public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
                       RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults) {
-        this(parser, policy, store, queue, metrics, clock, presignTtl, faults, ResultCache.disabled());
+        this(parser, policy, store, queue, metrics, clock, presignTtl, faults, ResultCache.disabled(),
+                JobQuota.unlimited());
     }
 
     public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
                       RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults,
-                      ResultCache cache) {
+                      ResultCache cache, JobQuota quota) {
         this.parser = parser;
         this.policy = policy;
         this.store = store;
+        this.queue = queue;
         this.metrics = metrics;
         this.clock = clock;
         this.presignTtl = presignTtl;
-        this.submitter = new JobSubmitter(store, queue, clock, faults::afterMarkerWritten, cache::answer);
-        this.canceller = new JobCanceller(store, clock);
+        this.faults = faults;
+        this.cache = cache;
+        this.quota = quota;
     }
 
     /**
-     * Validates, routes and submits. Every 2xx answer is backed by a message this call sent, a result this call
-     * stored (a cache hit), or a marker a worker or the client has moved on from, so an accepted job is never left
-     * reading {@code queued} with no queue holding it: see docs/architecture.md, "Job lifecycle".
+     * Validates, routes and submits as {@code owner}. Every 2xx answer is backed by a message this call sent, a result
+     * this call stored (a cache hit), or a marker a worker or the client has moved on from, so an accepted job is never
+     * left reading {@code queued} with no queue holding it: see docs/architecture.md, "Job lifecycle".
      */
-    public SubmitOutcome submit(String body) {
+    public SubmitOutcome submit(String body, Owner owner) {
         JobRequestParser.Outcome parsed = parser.parse(body, JobRequestParser.Source.API);
         if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
             return new SubmitOutcome.Rejected(invalid.errors(), invalid.requestId());
         }
         Instant now = clock.instant();
-        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now);
+        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now).submittedBy(owner);
         RoutingDecision decision = policy.route(job);
         // every log line of this submission names the job (JSON logs: mdc.requestId, mdc.tier)
         MDC.put(LogFields.REQUEST_ID, job.requestId());
         MDC.put(LogFields.TIER, decision.tier().wireName());
         try {
-            SubmitOutcome outcome = submitter.submit(job, decision);
+            SubmitOutcome outcome = new JobSubmitter(store.ownedBy(owner), queue, clock, faults::afterMarkerWritten,
+                    cache::answer, quota).submit(job, decision);
             if (outcome instanceof SubmitOutcome.Accepted) {
                 metrics.routed(job, decision);
             }
-            return outcome;
+            return seenByClient(outcome, job.visibleRequestId());
         } finally {
             MDC.remove(LogFields.REQUEST_ID);
             MDC.remove(LogFields.TIER);
         }
     }
 
-    public StatusOutcome status(String rawId) {
+    public StatusOutcome status(String rawId, Owner owner) {
         if (!JobRequestParser.isValidRequestId(rawId)) {
             return new StatusOutcome.InvalidId(rawId);
         }
-        String id = JobRequestParser.normalizeRequestId(rawId);
-        return store.view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(v, links(v)))
-                .orElseGet(() -> new StatusOutcome.NotFound(id));
+        String clientId = JobRequestParser.normalizeRequestId(rawId);
+        String id = JobIds.stored(owner, clientId);
+        return store.ownedBy(owner).view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(v.seenAs(clientId),
+                links(id, v))).orElseGet(() -> new StatusOutcome.NotFound(clientId));
     }
 
-    public CancelOutcome cancel(String rawId) {
+    /** Cancels the caller's job if it has not started; a cancelled job no longer counts against the caller's limit. */
+    public CancelOutcome cancel(String rawId, Owner owner) {
         if (!JobRequestParser.isValidRequestId(rawId)) {
             return new CancelOutcome.InvalidId(rawId);
         }
-        return canceller.cancel(JobRequestParser.normalizeRequestId(rawId), JobCanceller.Scope.SINGLE_JOB);
+        String clientId = JobRequestParser.normalizeRequestId(rawId);
+        String id = JobIds.stored(owner, clientId);
+        CancelOutcome outcome = new JobCanceller(store.ownedBy(owner), clock).cancel(id, JobCanceller.Scope.SINGLE_JOB);
+        if (outcome instanceof CancelOutcome.Cancelled || outcome instanceof CancelOutcome.AlreadyCancelled) {
+            quota.released(owner, id);
+        }
+        return seenByClient(outcome, clientId);
+    }
+
+    /** Presigned links to the result (and audio) of the job a client sees as {@code view}, for {@code owner}. */
+    ResultLinks links(Owner owner, JobView view) {
+        return links(JobIds.stored(owner, view.requestId()), view);
     }
 
     /** Presigned links to the job's result (and audio), none while it has no result. */
-    ResultLinks links(JobView view) {
+    private ResultLinks links(String id, JobView view) {
         JobResult result = view.result();
         if (result == null) {
             return ResultLinks.NONE;
         }
-        String id = view.requestId();
         boolean audio = result.status() == JobStatus.SUCCEEDED && result.task() == Task.SPEECH;
         String audioKey = result.result() != null && result.result().audioKey() != null
                 ? result.result().audioKey() : JobLayout.audioKey(id);
         return new ResultLinks(store.presignGet(JobLayout.resultKey(id), presignTtl),
                 audio ? store.presignGet(audioKey, presignTtl) : null, clock.instant().plus(presignTtl));
+    }
+
+    private static SubmitOutcome seenByClient(SubmitOutcome outcome, String clientId) {
+        if (outcome instanceof SubmitOutcome.Duplicate d) {
+            return new SubmitOutcome.Duplicate(d.view().seenAs(clientId));
+        }
+        if (outcome instanceof SubmitOutcome.Cached c) {
+            return new SubmitOutcome.Cached(c.view().seenAs(clientId));
+        }
+        if (outcome instanceof SubmitOutcome.Unavailable u) {
+            return new SubmitOutcome.Unavailable(clientId, u.message());
+        }
+        return outcome;
+    }
+
+    private static CancelOutcome seenByClient(CancelOutcome outcome, String clientId) {
+        if (outcome instanceof CancelOutcome.Cancelled c) {
+            return new CancelOutcome.Cancelled(c.view().seenAs(clientId));
+        }
+        if (outcome instanceof CancelOutcome.AlreadyCancelled c) {
+            return new CancelOutcome.AlreadyCancelled(c.view().seenAs(clientId));
+        }
+        if (outcome instanceof CancelOutcome.NotCancellable c) {
+            return new CancelOutcome.NotCancellable(c.view().seenAs(clientId));
+        }
+        if (outcome instanceof CancelOutcome.PartOfBatch p) {
+            return new CancelOutcome.PartOfBatch(p.view().seenAs(clientId), p.batchId());
+        }
+        if (outcome instanceof CancelOutcome.NotFound) {
+            return new CancelOutcome.NotFound(clientId);
+        }
+        return outcome;
     }
 }

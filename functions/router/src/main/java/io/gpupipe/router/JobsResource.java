@@ -19,7 +19,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** The HTTP API (served through API Gateway HTTP API v2 events): submit, seed-compatible submit, status, cancel. */
+/**
+ * The HTTP API (served through API Gateway HTTP API v2 events): submit, seed-compatible submit, status, cancel; each
+ * for the caller API Gateway's authorizer names ({@link Callers}).
+ */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {
@@ -27,12 +30,15 @@ public class JobsResource {
     private final RequestGate gate;
     private final StatusUrls statusUrls;
     private final SubmitTracing tracing;
+    private final Callers callers;
 
-    JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls, SubmitTracing tracing) {
+    JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls, SubmitTracing tracing,
+                 Callers callers) {
         this.service = service;
         this.gate = gate;
         this.statusUrls = statusUrls;
         this.tracing = tracing;
+        this.callers = callers;
     }
 
     @POST
@@ -57,26 +63,28 @@ public class JobsResource {
     @Path("v1/jobs/{id}")
     public Response status(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
                            @HeaderParam("X-Forwarded-Proto") String proto) {
-        return ApiResponses.status(service.status(id), urls(host, proto));
+        return callers.asOwner(owner -> ApiResponses.status(service.status(id, owner), urls(host, proto)));
     }
 
     @DELETE
     @Path("v1/jobs/{id}")
     public Response cancel(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
                            @HeaderParam("X-Forwarded-Proto") String proto) {
-        return ApiResponses.cancelled(service.cancel(id), urls(host, proto));
+        return callers.asOwner(owner -> ApiResponses.cancelled(service.cancel(id, owner), urls(host, proto)));
     }
 
     private Response submit(byte[] body, String contentType, Function<String, String> urls, boolean seedShape,
                             String traceparent) {
-        int length = body == null ? 0 : body.length;
-        Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
-        if (refusal.isPresent()) {
-            return ApiResponses.error(refusal.get().status(), refusal.get().error());
-        }
-        String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
-        return tracing.traced(traceparent, () -> service.submit(json),
-                outcome -> ApiResponses.submitted(outcome, urls, seedShape, service::links));
+        return callers.asOwner(owner -> {
+            int length = body == null ? 0 : body.length;
+            Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
+            if (refusal.isPresent()) {
+                return ApiResponses.error(refusal.get().status(), refusal.get().error());
+            }
+            String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
+            return tracing.traced(traceparent, () -> service.submit(json, owner),
+                    outcome -> ApiResponses.submitted(outcome, urls, seedShape, view -> service.links(owner, view)));
+        });
     }
 
     private Function<String, String> urls(String host, String proto) {

@@ -7,6 +7,7 @@ import io.gpupipe.adapters.JobStore;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
 import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.model.JobRequestParser;
@@ -18,7 +19,9 @@ import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
 import io.gpupipe.router.aws.LambdaTierWaker;
+import io.gpupipe.router.internal.BatchQuota;
 import io.gpupipe.router.internal.FaultInjection;
+import io.gpupipe.router.internal.JobQuota;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
@@ -26,6 +29,7 @@ import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.router.wake.IdleTierWake;
 import io.gpupipe.router.wake.WakingJobQueue;
+import io.gpupipe.submission.OwnerQuotas;
 import io.gpupipe.submission.TierQueueUrls;
 import io.gpupipe.telemetry.Traces;
 import io.opentelemetry.api.trace.Span;
@@ -132,14 +136,26 @@ public class RouterBeans {
     @Singleton
     @Startup
     JobService jobService(JobStore store, JobQueue queue, Classifier classifier, RoutingMetrics metrics, Clock clock,
-                          RouterConfig config, TierCatalogue tiers, ResultCache cache) {
+                          RouterConfig config, TierCatalogue tiers, ResultCache cache, OwnerQuotas quotas) {
         RouterConfig.Routing routing = config.routing();
         RoutingThresholds thresholds = new RoutingThresholds(routing.largePromptChars(), routing.largeMaxTokens(),
                 routing.ambiguousPromptChars());
         FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
         return new JobService(new JobRequestParser(UUID::randomUUID, tiers),
                 new RoutingPolicy(thresholds, classifier, tiers), store, queue,
-                metrics, clock, config.presignTtl(), faults, cache);
+                metrics, clock, config.presignTtl(), faults, cache,
+                new JobQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedJobs()), store));
+    }
+
+    /** The per-caller ledgers of unfinished jobs and batches, in the results bucket. */
+    @Produces
+    @Singleton
+    OwnerQuotas ownerQuotas(S3Client s3, RouterConfig config, Clock clock) {
+        return new OwnerQuotas(new S3QuotaLedgers(s3, config.bucket()), clock, config.quota().contention());
+    }
+
+    private static OwnerQuotas.Limit limit(RouterConfig.Quota quota, int max) {
+        return new OwnerQuotas.Limit(max, quota.entryLifetime(), quota.recheck(), quota.retryAfter());
     }
 
     @Produces
@@ -150,10 +166,11 @@ public class RouterBeans {
 
     @Produces
     @Singleton
-    BatchService batchService(BatchStore store, SqsClient sqs, Clock clock, RouterConfig config) {
+    BatchService batchService(BatchStore store, SqsClient sqs, Clock clock, RouterConfig config, OwnerQuotas quotas) {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
-        return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID);
+        return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
+                new BatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store));
     }
 
     @Produces

@@ -57,6 +57,61 @@ public interface RouterConfig {
     Fault fault();
 
     /**
+     * Who the callers are ({@code GPUPIPE_ROUTER_AUTH}; SAM sets it from its {@code Auth} parameter): {@code iam}
+     * and {@code jwt} require API Gateway's authorizer of that kind in every request (one without is answered 401),
+     * {@code none} (local development without an authorizer) takes one when the request carries it and is the one
+     * anonymous caller otherwise. The default requires IAM, as the template's default does.
+     */
+    @WithDefault("iam")
+    AuthMode auth();
+
+    /**
+     * The JWT claim naming a caller's tenant ({@code GPUPIPE_ROUTER_JWT_TENANT_CLAIM}; SAM's {@code JwtTenantClaim}):
+     * when set, every caller whose token carries the same value of it at one issuer is one owner and sees the others'
+     * jobs; a token without it is its subject's own. Unset, every subject is its own owner.
+     */
+    Optional<String> jwtTenantClaim();
+
+    /** Per-caller limits on unfinished work (docs/security.md). */
+    Quota quota();
+
+    interface Quota {
+        /** Most jobs a caller may have submitted over the API and not yet finished (cancelled counts as finished). */
+        @WithDefault("10000")
+        int maxUnfinishedJobs();
+
+        /** Most batches a caller may have created and not yet finished; a batch's lines count only against it. */
+        @WithDefault("100")
+        int maxUnfinishedBatches();
+
+        /**
+         * The longest anything stays unfinished: SQS's 14-day retention, plus a day. An entry older than this is
+         * dropped from the ledger, however it ended (a release that never came).
+         */
+        @WithDefault("15d")
+        Duration entryLifetime();
+
+        /** How many of a full ledger's oldest entries are re-checked (a result? a cancel?) before answering 429. */
+        @WithDefault("8")
+        int recheck();
+
+        /** How long one ledger update may keep meeting concurrent writers before the router answers 503. */
+        @WithDefault("5s")
+        Duration contention();
+
+        /** The {@code Retry-After} of a 429. */
+        @WithDefault("30s")
+        Duration retryAfter();
+    }
+
+    /** Which authorizer's identity the router takes (configured in lower case). */
+    enum AuthMode {
+        NONE,
+        IAM,
+        JWT
+    }
+
+    /**
      * The batch queue ({@code GPUPIPE_ROUTER_BATCH_QUEUE_URL}), where {@code POST /v1/batches} hands a batch to the
      * batch function; unset, the batch endpoints answer 503.
      */

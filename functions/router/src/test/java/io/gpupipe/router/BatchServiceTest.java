@@ -17,6 +17,8 @@ import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.LineCounts;
 import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,6 +51,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /** BatchService without Quarkus, over the real S3/SQS adapters and local endpoints, counting its S3 calls. */
 class BatchServiceTest {
+    private static final Owner OWNER = new CallerIdentity.Jwt("https://idp.example.com", "batch-service-test")
+            .owner();
     private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     private static final List<String> S3_CALLS = Collections.synchronizedList(new ArrayList<>());
@@ -96,14 +100,14 @@ class BatchServiceTest {
     @Test
     void create_shouldRecordTheBatchAndHandItToTheBatchQueue_whenTheUploadExists() throws Exception {
         // given: an input file uploaded through the presigned PUT, as a client does
-        UploadResponse upload = service.upload();
+        UploadResponse upload = service.upload(OWNER);
         HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                 upload.uploadUrl())).PUT(HttpRequest.BodyPublishers.ofString("{\"custom_id\":\"a\"}\n")).build(),
                 HttpResponse.BodyHandlers.ofString());
 
         // when
         BatchOutcome outcome = service.create("{\"input_file_id\":\"" + upload.inputFileId() + "\",\"endpoint\":"
-                + "\"/v1/completions\",\"completion_window\":\"24h\"}");
+                + "\"/v1/completions\",\"completion_window\":\"24h\"}", OWNER);
 
         // then
         assertThat(put.statusCode()).isEqualTo(200);
@@ -119,9 +123,9 @@ class BatchServiceTest {
     @Test
     void create_shouldRefuseAMissingUpload_andStoreNothing() {
         // when
-        String never = BatchLayout.inputKey(UUID.randomUUID());
+        String never = BatchLayout.inputKey(OWNER, UUID.randomUUID());
         BatchOutcome outcome = service.create("{\"input_file_id\":\"" + never + "\",\"endpoint\":"
-                + "\"/v1/completions\"}");
+                + "\"/v1/completions\"}", OWNER);
 
         // then
         assertThat(((BatchOutcome.Rejected) outcome).errors()).extracting(FieldError::field)
@@ -142,7 +146,8 @@ class BatchServiceTest {
         // when
         BatchOutcome outcome;
         try (down) {
-            outcome = offline.create("{\"input_file_id\":\"" + input + "\",\"endpoint\":\"/v1/completions\"}");
+            outcome = offline.create("{\"input_file_id\":\"" + input + "\",\"endpoint\":\"/v1/completions\"}",
+                    OWNER);
         }
 
         // then: no batch reads validating with nobody to plan it
@@ -163,7 +168,7 @@ class BatchServiceTest {
         S3_CALLS.clear();
 
         // when
-        BatchObject batch = ((BatchOutcome.Found) service.get(state.id())).batch();
+        BatchObject batch = ((BatchOutcome.Found) service.get(state.id(), OWNER)).batch();
 
         // then: record, ended listing, progress listing; never a call per chunk or per line
         assertThat(batch.requestCounts()).isEqualTo(new RequestCounts(100_000, 60 * 990 + 40 * 500,
@@ -180,12 +185,12 @@ class BatchServiceTest {
         String output = BatchLayout.fileKey(state.id(), BatchLayout.File.OUTPUT);
         s3.putObject(b -> b.bucket(aws.bucket()).key(output), RequestBody.fromString("{\"id\":\"x\"}\n"));
         BatchState done = state.finished(new LineCounts(999, 1, 0, 0, 0), output, null, NOW, NOW);
-        assertThat(service.get(state.id())).extracting(o -> ((BatchOutcome.Found) o).batch().status())
+        assertThat(service.get(state.id(), OWNER)).extracting(o -> ((BatchOutcome.Found) o).batch().status())
                 .isEqualTo("finalizing");
         store.createFinal(done);
 
         // when
-        BatchObject batch = ((BatchOutcome.Found) service.get(state.id())).batch();
+        BatchObject batch = ((BatchOutcome.Found) service.get(state.id(), OWNER)).batch();
 
         // then
         assertThat(batch.status()).isEqualTo("completed");
@@ -204,9 +209,9 @@ class BatchServiceTest {
         store.update(finished.id(), s -> Optional.of(s.finished(LineCounts.ZERO, null, null, NOW, NOW)));
 
         // when
-        BatchOutcome first = service.cancel(state.id());
-        BatchOutcome again = service.cancel(state.id());
-        BatchOutcome late = service.cancel(finished.id());
+        BatchOutcome first = service.cancel(state.id(), OWNER);
+        BatchOutcome again = service.cancel(state.id(), OWNER);
+        BatchOutcome late = service.cancel(finished.id(), OWNER);
 
         // then
         assertThat(((BatchOutcome.Found) first).batch().status()).isEqualTo("cancelling");
@@ -215,8 +220,9 @@ class BatchServiceTest {
         assertThat(tasks()).containsExactly(BatchTask.of(BatchTask.Type.CANCEL, state.id()),
                 BatchTask.of(BatchTask.Type.CANCEL, state.id()));
         assertThat(late).isInstanceOf(BatchOutcome.NotCancellable.class);
-        assertThat(service.cancel("batch_nope")).isInstanceOf(BatchOutcome.InvalidId.class);
-        assertThat(service.cancel(BatchIds.newBatchId(UUID.randomUUID()))).isInstanceOf(BatchOutcome.NotFound.class);
+        assertThat(service.cancel("batch_nope", OWNER)).isInstanceOf(BatchOutcome.InvalidId.class);
+        assertThat(service.cancel(BatchIds.newBatchId(UUID.randomUUID()), OWNER))
+                .isInstanceOf(BatchOutcome.NotFound.class);
     }
 
     /** A batch already planned into {@code chunks} chunks of 1,000 lines. */
@@ -224,14 +230,15 @@ class BatchServiceTest {
         List<ChunkPlan> plan = IntStream.range(0, chunks).mapToObj(c -> new ChunkPlan(c, c * 1000 + 1, c, c + 1,
                 1000, List.of())).toList();
         BatchState state = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
-                BatchLayout.inputKey(UUID.randomUUID()), BatchEndpoint.CHAT_COMPLETIONS, "24h", null, null), NOW)
+                BatchLayout.inputKey(OWNER, UUID.randomUUID()), BatchEndpoint.CHAT_COMPLETIONS, "24h", null, null),
+                OWNER, NOW)
                 .planned(new BatchPlan(chunks * 1000, plan), NOW);
         store.create(state).orElseThrow();
         return state;
     }
 
     private String upload(String content) {
-        String key = BatchLayout.inputKey(UUID.randomUUID());
+        String key = BatchLayout.inputKey(OWNER, UUID.randomUUID());
         s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromString(content));
         return key;
     }

@@ -72,17 +72,17 @@ class BatchesApiTest extends LocalAwsProbeSetup {
     }
 
     @Test
-    void cancelJob_shouldAnswer409NamingTheBatch_whenTheJobIsALineOfOne() {
-        // given: a queued line of a batch
+    void cancelJob_shouldAnswer404_whenTheIdIsALineOfABatch() {
+        // given: a queued line of a batch (stored under the id its batch derives, in no caller's job namespace)
         BatchMember member = new BatchMember(BatchIds.newBatchId(UUID.randomUUID()), 0, 1, 1);
         InferenceJob job = new InferenceJob(member.requestId(), Task.GENERATE, "x", 1, 0, 1, null, null, null, null,
                 null, Instant.now(), null, null, null, null, null, null, member);
         probe.s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(job.requestId())),
                 RequestBody.fromString(JobJson.write(JobState.queued(job, Tier.of("small"), Instant.now()))));
 
-        // when, then
-        given().delete("/v1/jobs/" + job.requestId()).then().statusCode(409)
-                .body("errors[0].code", equalTo(ApiErrorCodes.PART_OF_BATCH))
-                .body("errors[0].message", org.hamcrest.Matchers.containsString(member.batchId()));
+        // when, then: a line is reached through its batch (DELETE /v1/batches/{id}), never as a job of its own
+        given().delete("/v1/jobs/" + job.requestId()).then().statusCode(404)
+                .body("errors[0].code", equalTo(ApiErrorCodes.NOT_FOUND));
+        assertThat(probe.object(JobLayout.markerKey(job.requestId())).orElseThrow()).contains("\"queued\"");
     }
 }

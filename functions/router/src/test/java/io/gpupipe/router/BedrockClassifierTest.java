@@ -41,7 +41,7 @@ class BedrockClassifierTest extends LocalAwsProbeSetup {
         String id = submit(AMBIGUOUS_PROMPT, "large");
 
         // then
-        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
         List<Received> calls = standIn.received();
         assertThat(calls).hasSize(1);

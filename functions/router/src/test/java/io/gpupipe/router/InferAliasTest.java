@@ -38,7 +38,7 @@ class InferAliasTest extends LocalAwsProbeSetup {
         List<Message> small = probe.drain(LocalAws.DEFAULT_TEXT_QUEUE);
         assertThat(small).hasSize(1);
         InferenceJob job = LocalAwsProbe.job(small.get(0));
-        assertThat(job.requestId()).isEqualTo("550e8400-e29b-41d4-a716-446655440000");
+        assertThat(job.visibleRequestId()).isEqualTo("550e8400-e29b-41d4-a716-446655440000");
         assertThat(job.maxTokens()).isEqualTo(128);
         assertThat(probe.marker(job.requestId()).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
     }

@@ -20,6 +20,9 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.exception.InjectedFaultException;
 import io.gpupipe.router.internal.FaultInjection;
@@ -49,6 +52,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** JobService without Quarkus, over the real S3/SQS adapters and local endpoints. */
 class JobServiceTest {
+    private static final Owner OWNER = new CallerIdentity.Jwt("https://idp.example.com", "job-service-test").owner();
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     /** A resubmission arrives later: its marker differs from the first one's (submittedAt to the nanosecond). */
@@ -87,13 +91,13 @@ class JobServiceTest {
     @Test
     void submit_shouldStampSubmittedAtFromTheClock_whenJobIsAccepted() {
         // when
-        SubmitOutcome outcome = service(store, line -> { }).submit("{\"prompt\":\"Hi\"}");
+        SubmitOutcome outcome = service(store, line -> { }).submit("{\"prompt\":\"Hi\"}", OWNER);
 
         // then
-        String id = ((SubmitOutcome.Accepted) outcome).job().requestId();
+        String id = ((SubmitOutcome.Accepted) outcome).job().visibleRequestId();
         InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).get(0));
         assertThat(sent.submittedAt()).isEqualTo(NOW);
-        JobState marker = probe.marker(id).orElseThrow();
+        JobState marker = probe.marker(stored(id)).orElseThrow();
         assertThat(marker.submittedAt()).isEqualTo(NOW);
         assertThat(marker.updatedAt()).isEqualTo(NOW);
     }
@@ -103,7 +107,7 @@ class JobServiceTest {
         // when
         SubmitOutcome outcome = service(store, line -> {
             throw new IllegalStateException("metrics pipe broken");
-        }).submit("{\"prompt\":\"Hi\"}");
+        }).submit("{\"prompt\":\"Hi\"}", OWNER);
 
         // then
         assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
@@ -114,28 +118,29 @@ class JobServiceTest {
     void cancel_shouldReportNotCancellable_whenWorkerStartsTheJobBetweenReadAndWrite() {
         // given a worker that marks the job running just before our conditional write reaches S3
         JobService service = service(new WorkerRacingStore(store), line -> { });
-        String id = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Race me\"}")).job().requestId();
+        String id = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Race me\"}", OWNER)).job()
+                .visibleRequestId();
 
         // when
-        CancelOutcome outcome = service.cancel(id);
+        CancelOutcome outcome = service.cancel(id, OWNER);
 
         // then
         assertThat(outcome).isInstanceOf(CancelOutcome.NotCancellable.class);
         assertThat(((CancelOutcome.NotCancellable) outcome).view().status()).isEqualTo(JobStatus.RUNNING);
-        assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(probe.marker(stored(id)).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test
     void status_shouldPresignResultButNoAudio_whenGenerateJobSucceeded() {
         // given
         JobService service = service(store, line -> { });
-        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}")).job();
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}", OWNER)).job();
         probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
 
         // when
-        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.requestId().toUpperCase());
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId().toUpperCase(), OWNER);
 
         // then
         assertThat(found.view().status()).isEqualTo(JobStatus.SUCCEEDED);
@@ -151,12 +156,12 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
 
         // when
-        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}");
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER);
 
         // then
         assertThat(outcome).isEqualTo(new SubmitOutcome.Unavailable(id,
                 "the small queue is unavailable; the job was not accepted, retry later"));
-        assertThat(probe.marker(id)).isEmpty();
+        assertThat(probe.marker(stored(id))).isEmpty();
     }
 
     @Test
@@ -167,9 +172,9 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
 
         // when, then
-        assertThatThrownBy(() -> service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}"))
-                .isInstanceOf(QueueRejectedMessageException.class).hasMessageContaining(id);
-        assertThat(probe.marker(id)).isEmpty();
+        assertThatThrownBy(() -> service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER))
+                .isInstanceOf(QueueRejectedMessageException.class).hasMessageContaining(stored(id));
+        assertThat(probe.marker(stored(id))).isEmpty();
     }
 
     @Test
@@ -178,17 +183,17 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         SubmitOutcome first = service(new UndeletableStore(store), unreachableQueue(), FaultInjection.none())
-                .submit(body);
+                .submit(body, OWNER);
         assertThat(first).isInstanceOf(SubmitOutcome.Unavailable.class);
-        assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.marker(stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
 
         // when: the client retries once SQS is back
-        SubmitOutcome retry = later().submit(body);
+        SubmitOutcome retry = later().submit(body, OWNER);
 
         // then: answered with the job's status, and really on the queue
         assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) retry).view().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 
@@ -199,16 +204,16 @@ class JobServiceTest {
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         FaultInjection alwaysDie = new FaultInjection(1.0, () -> 0.5);
         JobService dying = service(store, queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), alwaysDie);
-        assertThatThrownBy(() -> dying.submit(body)).isInstanceOf(InjectedFaultException.class);
-        assertThat(probe.marker(id)).isPresent();
+        assertThatThrownBy(() -> dying.submit(body, OWNER)).isInstanceOf(InjectedFaultException.class);
+        assertThat(probe.marker(stored(id))).isPresent();
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
 
         // when
-        SubmitOutcome retry = later().submit(body);
+        SubmitOutcome retry = later().submit(body, OWNER);
 
         // then
         assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 
@@ -220,19 +225,19 @@ class JobServiceTest {
         JobService b = later();
         AtomicReference<SubmitOutcome> answerToB = new AtomicReference<>();
         JobQueue failsAfterB = (job, tier) -> {
-            answerToB.set(b.submit(body));
+            answerToB.set(b.submit(body, OWNER));
             throw new QueueUnavailableException("SQS went away", null);
         };
 
         // when
-        SubmitOutcome answerToA = service(store, failsAfterB, FaultInjection.none()).submit(body);
+        SubmitOutcome answerToA = service(store, failsAfterB, FaultInjection.none()).submit(body, OWNER);
 
         // then: A was refused; B was told queued, and that is true: the marker stayed and the job is queued
         assertThat(answerToA).isInstanceOf(SubmitOutcome.Unavailable.class);
         assertThat(answerToB.get()).isInstanceOf(SubmitOutcome.Duplicate.class);
         assertThat(((SubmitOutcome.Duplicate) answerToB.get()).view().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(probe.marker(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.marker(stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 
@@ -242,13 +247,13 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         JobService service = service(store, line -> { });
-        service.submit(body);
+        service.submit(body, OWNER);
         probe.purgeTierQueues();
-        JobStore.StoredMarker queued = store.readMarker(id).orElseThrow();
+        JobStore.StoredMarker queued = store.readMarker(stored(id)).orElseThrow();
         store.replaceMarker(queued.state().running("task", NOW), queued.eTag());
 
         // when
-        SubmitOutcome outcome = service.submit(body);
+        SubmitOutcome outcome = service.submit(body, OWNER);
 
         // then
         assertThat(((SubmitOutcome.Duplicate) outcome).view().status()).isEqualTo(JobStatus.RUNNING);
@@ -262,11 +267,11 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
 
         // when
-        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}");
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER);
 
         // then
         assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 
@@ -275,12 +280,12 @@ class JobServiceTest {
         // given
         String id = UUID.randomUUID().toString();
         JobService service = service(store, line -> { });
-        service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"First\"}");
+        service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"First\"}", OWNER);
         probe.purgeTierQueues();
 
         // when: same clock instant, so only the content (tier) tells the markers apart
         SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id
-                + "\",\"prompt\":\"Second\",\"route\":\"large\"}");
+                + "\",\"prompt\":\"Second\",\"route\":\"large\"}", OWNER);
 
         // then: the first request's status; the second request is not the queued job, so nothing is enqueued
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
@@ -402,5 +407,10 @@ class JobServiceTest {
         public URL presignGet(String key, Duration ttl) {
             return delegate.presignGet(key, ttl);
         }
+    }
+
+    /** Where the job {@link #OWNER} submitted as {@code clientId} is stored. */
+    private static String stored(String clientId) {
+        return JobIds.stored(OWNER, clientId);
     }
 }

@@ -15,6 +15,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -55,7 +56,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
                 JobResult.Usage.of(17, 8), "stop"), new JobResult.Provenance(Tier.of("small"), "mistral-7b", "v0.2",
                 "arn:aws:ecs:us-east-1:123456789012:task/c/t", 1, 40L, 4956L), Instant.now());
         String stored = JobJson.write(result);
-        probe.put(JobLayout.resultKey(id), stored);
+        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), stored);
 
         // when
         JsonPath body = given().get("/v1/jobs/" + id)
@@ -81,17 +82,17 @@ class JobStatusTest extends LocalAwsProbeSetup {
         // given
         String id = submit("{\"task\":\"speech\",\"prompt\":\"Hello there\"}");
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Hello\"}",
-                InferenceJob.class);
+                InferenceJob.class).submittedBy(CallerIdentity.ANONYMOUS.owner());
         byte[] wav = {'R', 'I', 'F', 'F', 1, 2, 3, 4};
-        probe.put(JobLayout.audioKey(id), wav);
-        probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.succeeded(job,
-                JobResult.Output.audio(JobLayout.audioKey(id), "wav", 16000, 900),
+        probe.put(JobLayout.audioKey(LocalAwsProbe.stored(id)), wav);
+        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.audio(JobLayout.audioKey(LocalAwsProbe.stored(id)), "wav", 16000, 900),
                 new JobResult.Provenance(Tier.of("small"), "freetts", "1.2.2", null, 1, 5L, 20L), Instant.now())));
 
         // when
         String audioUrl = given().get("/v1/jobs/" + id)
                 .then().statusCode(200).body("status", equalTo("succeeded"))
-                .body("result.result.audioKey", equalTo(JobLayout.audioKey(id)))
+                .body("result.result.audioKey", equalTo(JobLayout.audioKey(LocalAwsProbe.stored(id))))
                 .body("resultUrl", notNullValue())
                 .extract().path("audioUrl");
 
@@ -107,8 +108,8 @@ class JobStatusTest extends LocalAwsProbeSetup {
         // given
         String id = submit("{\"task\":\"speech\",\"prompt\":\"Hello\"}");
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Hello\"}",
-                InferenceJob.class);
-        probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.failed(job,
+                InferenceJob.class).submittedBy(CallerIdentity.ANONYMOUS.owner());
+        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.failed(job,
                 JobResult.JobError.of(ErrorCodes.EXPIRED, "not started within ttlSeconds"), null, Instant.now())));
 
         // when, then

@@ -52,7 +52,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
         // when, then: cancel
         JsonNode cancelled = invoke(event("delete-job.json"));
         assertThat(cancelled.get("statusCode").asInt()).isEqualTo(202);
-        assertThat(probe.marker(JOB_ID).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(probe.marker(LocalAwsProbe.stored(JOB_ID)).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     @Test
@@ -113,7 +113,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(202);
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 

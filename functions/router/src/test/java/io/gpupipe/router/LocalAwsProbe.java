@@ -6,6 +6,8 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobState;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import java.util.ArrayList;
@@ -94,6 +96,14 @@ public final class LocalAwsProbe implements AutoCloseable {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Where the job the mock event server's caller (no authorizer context: the one anonymous caller of
+     * {@code gpupipe.router.auth=none}) submitted as {@code clientId} is stored.
+     */
+    static String stored(String clientId) {
+        return JobIds.stored(CallerIdentity.ANONYMOUS.owner(), clientId);
     }
 
     Optional<JobState> marker(String requestId) {

@@ -65,7 +65,7 @@ class QueueSafeMessageTest extends LocalAwsProbeSetup {
                 JobRequestParser.Source.QUEUE);
         assertThat(parsed).isInstanceOf(JobRequestParser.Outcome.Valid.class);
         InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job();
-        assertThat(job.requestId()).isEqualTo(id);
+        assertThat(job.visibleRequestId()).isEqualTo(id);
         assertThat(job.prompt()).isEqualTo(prompt);
     }
 

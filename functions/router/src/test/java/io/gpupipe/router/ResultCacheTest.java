@@ -1,6 +1,7 @@
 package io.gpupipe.router;
 
 import static io.restassured.RestAssured.given;
+import static io.gpupipe.router.LocalAwsProbe.stored;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAwsTestResource;
@@ -14,6 +15,7 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -62,14 +64,14 @@ class ResultCacheTest extends LocalAwsProbeSetup {
             assertThat(json.getBoolean("result.cached")).isTrue();
             assertThat(json.getString("result.cachedFrom")).isEqualTo(source);
             assertThat(json.getString("result.result.text")).isEqualTo("Once upon a time");
-            assertThat(json.getString("resultUrl")).contains(JobLayout.resultKey(answer[0]));
+            assertThat(json.getString("resultUrl")).contains(JobLayout.resultKey(stored(answer[0])));
             JobResult stored = storedResult(answer[0]);
             assertThat(stored.isCached()).isTrue();
             assertThat(stored.cachedFrom()).isEqualTo(source);
             assertThat(stored.modelVersion()).isEqualTo(smallVersion);
         }
         assertThat(storedResult(second).callbackUrl()).isEqualTo("https://hooks.example.com/x");
-        assertThat(probe.marker(first).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.marker(stored(first)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
     }
 
     @Test
@@ -79,12 +81,12 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         storeTextEntry(smallVersion, body, "first answer");
         String id = UUID.randomUUID().toString();
         submit(id, body, 200);
-        String stored = probe.object(JobLayout.resultKey(id)).orElseThrow();
+        String stored = probe.object(JobLayout.resultKey(stored(id))).orElseThrow();
         // when: the same requestId again (the result is create-only and the marker exists)
         JsonPath again = submit(id, body, 200);
         // then
         assertThat(again.getBoolean("result.cached")).isTrue();
-        assertThat(probe.object(JobLayout.resultKey(id))).contains(stored);
+        assertThat(probe.object(JobLayout.resultKey(stored(id)))).contains(stored);
         assertThat(probe.drainTierQueues()).isEmpty();
     }
 
@@ -97,8 +99,8 @@ class ResultCacheTest extends LocalAwsProbeSetup {
                 202);
         // then
         assertThat(answer.getString("status")).isEqualTo("queued");
-        assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).requestId()).containsOnly(id);
-        assertThat(probe.object(JobLayout.resultKey(id))).isEmpty();
+        assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsOnly(id);
+        assertThat(probe.object(JobLayout.resultKey(stored(id)))).isEmpty();
     }
 
     @Test
@@ -123,7 +125,7 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         JsonPath answer = submit(id, body, 202);
         // then
         assertThat(answer.getString("tier")).isEqualTo("large");
-        assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).requestId()).containsOnly(id);
+        assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsOnly(id);
     }
 
     @Test
@@ -149,7 +151,7 @@ class ResultCacheTest extends LocalAwsProbeSetup {
                 .contains("temperature 0.8 and no seed");
         assertThat(answer.getList("errors")).hasSize(1);
         assertThat(probe.drainTierQueues()).isEmpty();
-        assertThat(probe.marker(id)).isEmpty();
+        assertThat(probe.marker(stored(id))).isEmpty();
     }
 
     @Test
@@ -165,15 +167,15 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         probe.put(cachedAudio, wav);
         probe.put(JobLayout.cacheEntryKey(key), JobJson.write(new CacheEntry(key.hex(), source, Task.SPEECH,
                 "freetts-kevin16", speechVersion, JobResult.Output.audio(cachedAudio, "wav", 16_000, 900),
-                Instant.now())));
+                Instant.now(), sourceJob.clientRequestId())));
         String id = UUID.randomUUID().toString();
         // when
         JsonPath answer = submit(id, body, 200);
         // then
-        assertThat(answer.getString("result.result.audioKey")).isEqualTo(JobLayout.audioKey(id));
-        assertThat(answer.getString("audioUrl")).contains(JobLayout.audioKey(id));
-        assertThat(probe.s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(JobLayout.audioKey(id))).asByteArray())
-                .isEqualTo(wav);
+        assertThat(answer.getString("result.result.audioKey")).isEqualTo(JobLayout.audioKey(stored(id)));
+        assertThat(answer.getString("audioUrl")).contains(JobLayout.audioKey(stored(id)));
+        assertThat(probe.s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(JobLayout.audioKey(stored(id))))
+                .asByteArray()).isEqualTo(wav);
         assertThat(probe.drainTierQueues()).isEmpty();
     }
 
@@ -185,12 +187,12 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         CacheKey key = CacheKey.of(speechVersion, sourceJob);
         probe.put(JobLayout.cacheEntryKey(key), JobJson.write(new CacheEntry(key.hex(), sourceJob.requestId(),
                 Task.SPEECH, "freetts-kevin16", speechVersion, JobResult.Output.audio(JobLayout.cacheAudioKey(key,
-                sourceJob.requestId()), "wav", 16_000, 900), Instant.now())));
+                sourceJob.requestId()), "wav", 16_000, 900), Instant.now(), sourceJob.clientRequestId())));
         String id = UUID.randomUUID().toString();
         // when, then
         submit(id, body, 202);
-        assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).requestId()).containsOnly(id);
-        assertThat(probe.object(JobLayout.resultKey(id))).isEmpty();
+        assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsOnly(id);
+        assertThat(probe.object(JobLayout.resultKey(stored(id)))).isEmpty();
     }
 
     private JsonPath submit(String id, String body, int status) {
@@ -205,16 +207,18 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         CacheKey key = CacheKey.of(version, job);
         probe.put(JobLayout.cacheEntryKey(key), JobJson.write(new CacheEntry(key.hex(), job.requestId(),
                 Task.GENERATE, "stand-in/tiny-llm", version, JobResult.Output.text(text, JobResult.Usage.of(3, 4),
-                "stop"), Instant.now())));
-        return job.requestId();
+                "stop"), Instant.now(), job.clientRequestId())));
+        return job.visibleRequestId();
     }
 
+    /** The job as the router stores it for the mock event server's (anonymous) caller: the cache is per owner. */
     private static InferenceJob parse(String body) {
-        return ((JobRequestParser.Outcome.Valid) PARSER.parse(body, JobRequestParser.Source.API)).job();
+        return ((JobRequestParser.Outcome.Valid) PARSER.parse(body, JobRequestParser.Source.API)).job()
+                .submittedBy(CallerIdentity.ANONYMOUS.owner());
     }
 
     private JobResult storedResult(String id) {
-        return JobJson.read(probe.object(JobLayout.resultKey(id)).orElseThrow(), JobResult.class);
+        return JobJson.read(probe.object(JobLayout.resultKey(stored(id))).orElseThrow(), JobResult.class);
     }
 
 }

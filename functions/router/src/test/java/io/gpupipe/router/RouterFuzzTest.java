@@ -10,6 +10,8 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
@@ -43,6 +45,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 class RouterFuzzTest {
     static final int BODIES = 3_000;
+    private static final List<CallerIdentity> CALLERS = List.of(
+            new CallerIdentity.Iam("arn:aws:iam::123456789012:role/fuzz", "123456789012", "AROAFUZZ"),
+            new CallerIdentity.Jwt("https://idp.example.com", "fuzz-subject"),
+            new CallerIdentity.JwtTenant("https://idp.example.com", "tenant", "fuzz-tenant"));
     private static LocalAws aws;
     private static LocalAwsProbe probe;
     private static S3Presigner presigner;
@@ -93,7 +99,7 @@ class RouterFuzzTest {
 
     private static void submitAndCheck(String body) {
         int sendsBefore = SENDS.get();
-        SubmitOutcome outcome = service.submit(body);
+        SubmitOutcome outcome = service.submit(body, callerOf(body));
         assertThat(outcome).isNotInstanceOf(SubmitOutcome.Unavailable.class);
         if (outcome instanceof SubmitOutcome.Rejected rejected) {
             REJECTED.incrementAndGet();
@@ -112,8 +118,16 @@ class RouterFuzzTest {
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);
         DUPLICATES.incrementAndGet();
         String id = ((SubmitOutcome.Duplicate) outcome).view().requestId();
-        assertThat(messages).allSatisfy(m -> assertThat(FuzzChecks.asTheWorkerReadsIt(probe, m).requestId())
+        assertThat(messages).allSatisfy(m -> assertThat(FuzzChecks.asTheWorkerReadsIt(probe, m).visibleRequestId())
                 .isEqualTo(id));
+    }
+
+    /**
+     * The caller of a body, as API Gateway's authorizers would name it: an IAM principal, a JWT subject or a tenant,
+     * picked by the body, so the generator's repeated requestIds land in one owner's namespace and across owners.
+     */
+    private static Owner callerOf(String body) {
+        return CALLERS.get(Math.floorMod(body.hashCode(), CALLERS.size())).owner();
     }
 
     /** The assertions both fuzz tests make. */

@@ -58,7 +58,7 @@ class RouterHttpFuzzTest extends LocalAwsProbeSetup {
         }
         for (Message message : messages) {
             InferenceJob job = RouterFuzzTest.FuzzChecks.asTheWorkerReadsIt(probe, message);
-            assertThat(job.requestId()).isEqualTo(id);
+            assertThat(job.visibleRequestId()).isEqualTo(id);
         }
         return status == 202 ? 1 : 0;
     }

@@ -41,6 +41,12 @@ class RouterLatencyBenchmark {
     private static final int WARM_UP = Integer.getInteger("benchmark.warm-up", 5_000);
     private static final int REQUESTS = Integer.getInteger("benchmark.requests", 10_000);
     private static final int LARGE_EVERY = Integer.getInteger("benchmark.large-every", 10);
+    /**
+     * Callers the requests come from in turn (JWT claims in the authorizer context): each has its own ledger of
+     * unfinished jobs, which every submission reads and rewrites (docs/security.md). Nothing finishes here, so one
+     * caller's ledger grows by one entry per request; {@code -Dbenchmark.callers=1} shows that worst case.
+     */
+    private static final int CALLERS = Integer.getInteger("benchmark.callers", 1_000);
 
     /** Registers {@link CallCountingInterceptor} on the SQS and S3 clients. */
     public static class CountingCalls implements QuarkusTestProfile {
@@ -82,7 +88,7 @@ class RouterLatencyBenchmark {
             long metrics = emfLines.sum();
 
             CallCountingInterceptor.reset();
-            Run statuses = run(handler, REQUESTS, i -> request("GET", "/v1/jobs/" + ids.get(i), null), 200);
+            Run statuses = run(handler, REQUESTS, i -> request("GET", "/v1/jobs/" + ids.get(i), null, i), 200);
             Map<String, Long> statusCalls = CallCountingInterceptor.calls();
 
             report(console, "POST /v1/jobs (new job: validate, route, marker, enqueue)", submits, submitCalls,
@@ -155,15 +161,20 @@ class RouterLatencyBenchmark {
         int maxTokens = LARGE_EVERY > 0 && i % LARGE_EVERY == 0 ? 2048 : 128;
         String prompt = "Explain GPU inference optimization technique number " + i + ". ".repeat(1 + i % 40);
         return request("POST", "/v1/jobs", "{\"requestId\":\"" + id + "\",\"prompt\":\"" + prompt
-                + "\",\"maxTokens\":" + maxTokens + ",\"temperature\":0.7}");
+                + "\",\"maxTokens\":" + maxTokens + ",\"temperature\":0.7}", i);
     }
 
-    private static APIGatewayV2HTTPEvent request(String method, String path, String body) {
+    /** The event of request {@code i}, from caller {@code i % CALLERS} as API Gateway's JWT authorizer names it. */
+    private static APIGatewayV2HTTPEvent request(String method, String path, String body, int i) {
+        APIGatewayV2HTTPEvent.RequestContext.Authorizer caller = APIGatewayV2HTTPEvent.RequestContext.Authorizer
+                .builder().withJwt(APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT.builder().withClaims(Map.of(
+                        "iss", "https://idp.example.com", "sub", "caller-" + (i % CALLERS))).build()).build();
         return APIGatewayV2HTTPEvent.builder()
                 .withVersion("2.0").withRouteKey("$default").withRawPath(path).withRawQueryString("")
                 .withHeaders(Map.of("content-type", "application/json", "host", "api.example.com",
                         "x-forwarded-proto", "https"))
                 .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withStage("$default")
+                        .withAuthorizer(caller)
                         .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(method)
                                 .withPath(path).withSourceIp("127.0.0.1").build()).build())
                 .withBody(body).withIsBase64Encoded(false).build();

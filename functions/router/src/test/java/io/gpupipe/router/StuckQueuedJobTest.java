@@ -13,6 +13,7 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
@@ -33,7 +34,7 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         // given: the marker an earlier invocation wrote before it died, and no message anywhere
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
-        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job(body), Tier.of("small"), EARLIER)));
+        probe.put(JobLayout.markerKey(LocalAwsProbe.stored(id)), JobJson.write(JobState.queued(job(body), Tier.of("small"), EARLIER)));
 
         // when
         given().contentType("application/json").body(body).post("/v1/jobs")
@@ -41,9 +42,9 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
 
         // then: on the queue, carrying the original submission time (its TTL counts from there)
         InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).get(0));
-        assertThat(sent.requestId()).isEqualTo(id);
+        assertThat(sent.visibleRequestId()).isEqualTo(id);
         assertThat(sent.submittedAt()).isEqualTo(EARLIER);
-        assertThat(probe.marker(id).orElseThrow().submittedAt()).isEqualTo(EARLIER);
+        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().submittedAt()).isEqualTo(EARLIER);
     }
 
     @Test
@@ -52,8 +53,8 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         InferenceJob job = job(body);
-        probe.put(JobLayout.markerKey(id), JobJson.write(JobState.queued(job, Tier.of("small"), EARLIER)));
-        probe.put(JobLayout.resultKey(id), JobJson.write(JobResult.succeeded(job,
+        probe.put(JobLayout.markerKey(LocalAwsProbe.stored(id)), JobJson.write(JobState.queued(job, Tier.of("small"), EARLIER)));
+        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), EARLIER)));
 
@@ -68,6 +69,7 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
 
     private static InferenceJob job(String body) {
         JobRequestParser.Outcome parsed = new JobRequestParser().parse(body, JobRequestParser.Source.API);
-        return ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(EARLIER);
+        return ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(EARLIER)
+                .submittedBy(CallerIdentity.ANONYMOUS.owner());
     }
 }

@@ -54,7 +54,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(small).hasSize(1);
         assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
         InferenceJob sent = LocalAwsProbe.job(small.get(0));
-        assertThat(sent.requestId()).isEqualTo(id);
+        assertThat(sent.visibleRequestId()).isEqualTo(id);
         assertThat(sent.task()).isEqualTo(Task.GENERATE);
         assertThat(sent.prompt()).isEqualTo("What is Amazon ECS?");
         assertThat(sent.maxTokens()).isEqualTo(128);
@@ -66,7 +66,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("generate");
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).dataType()).isEqualTo("Number");
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).stringValue()).isEqualTo("7");
-        JobState marker = probe.marker(id).orElseThrow();
+        JobState marker = probe.marker(LocalAwsProbe.stored(id)).orElseThrow();
         assertThat(marker.status()).isEqualTo(JobStatus.QUEUED);
         assertThat(marker.tier()).isEqualTo(Tier.of("small"));
         assertThat(marker.task()).isEqualTo(Task.GENERATE);
@@ -86,11 +86,11 @@ class SubmitJobTest extends LocalAwsProbeSetup {
 
         // then
         List<Message> large = probe.drain(LocalAws.ESCALATION_QUEUE);
-        assertThat(large).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
+        assertThat(large).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsExactly(id);
         assertThat(large.get(0).messageAttributes().get(MessageAttributes.TIER).stringValue()).isEqualTo("large");
         assertThat(large.get(0).messageAttributes()).doesNotContainKey(MessageAttributes.PRIORITY);
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
-        assertThat(probe.marker(id).orElseThrow().tier()).isEqualTo(Tier.of("large"));
+        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().tier()).isEqualTo(Tier.of("large"));
     }
 
     @Test
@@ -123,7 +123,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("tier", equalTo("small"));
 
         // then
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 
@@ -139,7 +139,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .post("/v1/jobs").then().statusCode(202).body("requestId", equalTo(id));
 
         // then
-        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).requestId())
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
     }
 
@@ -155,10 +155,10 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         // then: a speech job goes to the speech tier's queue (seed 000), nothing to the text tiers
         assertThat(JobRequestParser.isValidRequestId(id)).isTrue();
         List<Message> speech = probe.drain("gpupipe-speech");
-        assertThat(speech).extracting(m -> LocalAwsProbe.job(m).requestId()).containsExactly(id);
+        assertThat(speech).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsExactly(id);
         assertThat(speech.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
-        assertThat(probe.marker(id).orElseThrow().task()).isEqualTo(Task.SPEECH);
+        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().task()).isEqualTo(Task.SPEECH);
     }
 
     @Test
@@ -183,7 +183,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("requestId", equalTo(id));
 
         // then
-        assertThat(probe.marker(id)).isPresent();
+        assertThat(probe.marker(LocalAwsProbe.stored(id))).isPresent();
     }
 
     @Test
@@ -192,7 +192,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hello again\"}";
         given().contentType("application/json").body(body).post("/v1/jobs").then().statusCode(202);
-        String firstMarker = probe.object("jobs/" + id + ".json").orElseThrow();
+        String firstMarker = probe.object("jobs/" + LocalAwsProbe.stored(id) + ".json").orElseThrow();
 
         // when: another request under the same requestId
         given().contentType("application/json").body(body.replace("Hello again", "A different prompt"))
@@ -204,7 +204,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         // then: only the first request is queued, its marker untouched
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Hello again");
-        assertThat(probe.object("jobs/" + id + ".json")).contains(firstMarker);
+        assertThat(probe.object("jobs/" + LocalAwsProbe.stored(id) + ".json")).contains(firstMarker);
     }
 
     @Test

@@ -52,7 +52,8 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
         assertThat(submit.getTraceId()).isEqualTo(CLIENT_TRACE);
         assertThat(submit.getParentSpanId()).isEqualTo(CLIENT_SPAN);
         assertThat(submit.getKind()).isEqualTo(SpanKind.SERVER);
-        assertThat(submit.getAttributes().get(SpanAttributes.REQUEST_ID)).isEqualTo(id);
+        // the trace names the stored id, the one every later span (worker, notifier) names too
+        assertThat(submit.getAttributes().get(SpanAttributes.REQUEST_ID)).isEqualTo(LocalAwsProbe.stored(id));
         assertThat(submit.getAttributes().get(SpanAttributes.TIER)).isEqualTo("small");
 
         Message sent = receiveWithTraceHeader(LocalAws.DEFAULT_TEXT_QUEUE);

@@ -40,6 +40,7 @@ public final class JobSubmitter {
     private final Clock clock;
     private final Consumer<String> afterMarkerWritten;
     private final Shortcut shortcut;
+    private final Quota quota;
 
     /** A job answered without being sent once its marker is claimed (the router's result cache). */
     @FunctionalInterface
@@ -51,30 +52,63 @@ public final class JobSubmitter {
         Optional<JobResult> answer(InferenceJob job, Tier tier);
     }
 
+    /**
+     * Counts a new job against its owner's limit once its marker is claimed and before it is sent (the router's
+     * per-caller quota, {@link OwnerQuotas}); a batch's lines are limited by their batch instead.
+     */
+    public interface Quota {
+        /** Counts nothing: every job may be sent. */
+        Quota NONE = new Quota() {
+            @Override
+            public Optional<SubmitOutcome.QuotaExceeded> admit(InferenceJob job) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void release(InferenceJob job) {
+                // nothing was counted
+            }
+        };
+
+        /**
+         * Empty when the job may be sent (it is counted now); the refusal when its owner is at the limit.
+         *
+         * @throws StoreUnavailableException when the count cannot be read or written
+         */
+        Optional<SubmitOutcome.QuotaExceeded> admit(InferenceJob job);
+
+        /** The job admitted was not accepted after all: stop counting it (never throws). */
+        void release(InferenceJob job);
+    }
+
     /** {@code afterMarkerWritten} runs between a marker write and its send (the router's fault-injection hook). */
     public JobSubmitter(JobStore store, JobQueue queue, Clock clock, Consumer<String> afterMarkerWritten) {
-        this(store, queue, clock, afterMarkerWritten, Shortcut.NONE);
+        this(store, queue, clock, afterMarkerWritten, Shortcut.NONE, Quota.NONE);
     }
 
     /**
      * As above; {@code shortcut} may answer a single job once its marker is claimed (so a hit never answers for a
-     * requestId another request holds). A chunk's jobs ({@link #submitAll}) are always sent.
+     * requestId another request holds), and {@code quota} counts a single job that is to be sent (a hit is already
+     * finished: it is not counted). A chunk's jobs ({@link #submitAll}) are always sent, and never counted.
      */
     public JobSubmitter(JobStore store, JobQueue queue, Clock clock, Consumer<String> afterMarkerWritten,
-                        Shortcut shortcut) {
+                        Shortcut shortcut, Quota quota) {
         this.store = store;
         this.queue = queue;
         this.clock = clock;
         this.afterMarkerWritten = afterMarkerWritten;
         this.shortcut = shortcut;
+        this.quota = quota;
     }
 
     /**
      * One job: {@link SubmitOutcome.Accepted} once sent, {@link SubmitOutcome.Cached} when the shortcut answered
-     * it, {@link SubmitOutcome.Duplicate} for a resubmission, {@link SubmitOutcome.Unavailable} when it could not be
-     * enqueued (its marker taken back when possible).
+     * it, {@link SubmitOutcome.Duplicate} for a resubmission, {@link SubmitOutcome.QuotaExceeded} when its owner is
+     * at the limit, {@link SubmitOutcome.Unavailable} when it could not be enqueued (in both, its marker taken back
+     * when possible).
      *
      * @throws QueueRejectedMessageException when SQS refused the message (a bug: the marker was taken back)
+     * @throws StoreUnavailableException when the marker or the owner's count could not be written
      */
     public SubmitOutcome submit(InferenceJob job, RoutingDecision decision) {
         Claim claim = claim(job, decision.tier());
@@ -86,12 +120,19 @@ public final class JobSubmitter {
             JobState marker = JobState.queued(job, decision.tier(), job.submittedAt());
             return new SubmitOutcome.Cached(JobView.of(job.requestId(), Optional.of(marker), answered).orElseThrow());
         }
+        String markerETag = ((Claim.Created) claim).markerETag();
+        Optional<SubmitOutcome.QuotaExceeded> refused = admit(job, markerETag);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         afterMarkerWritten.accept(job.requestId());
         try {
             queue.send(job, decision.tier());
         } catch (QueueUnavailableException | StoreUnavailableException | QueueRejectedMessageException e) {
             LOG.errorf("enqueue failed, taking back the marker of %s: %s", job.requestId(), e.getMessage());
-            takeBackMarker(job.requestId(), ((Claim.Created) claim).markerETag());
+            if (takeBackMarker(job.requestId(), markerETag)) {
+                quota.release(job);
+            }
             if (e instanceof QueueRejectedMessageException rejected) {
                 throw rejected;
             }
@@ -227,15 +268,38 @@ public final class JobSubmitter {
                 + " queue is unavailable; the job was not accepted, retry later");
     }
 
-    /** Deletes the marker this call wrote, and only that version: a resubmission may have rewritten it since. */
-    private void takeBackMarker(String requestId, String eTag) {
+    /** Counts the claimed job against its owner's limit; refused (or failing), its marker is taken back. */
+    private Optional<SubmitOutcome.QuotaExceeded> admit(InferenceJob job, String markerETag) {
+        Optional<SubmitOutcome.QuotaExceeded> refused;
         try {
-            if (!store.deleteMarker(requestId, eTag)) {
-                LOG.infof("marker of unqueued job %s was rewritten by a resubmission; left in place", requestId);
+            refused = quota.admit(job);
+        } catch (StoreUnavailableException e) {
+            LOG.errorf("cannot count %s against its owner's limit, taking back its marker: %s", job.requestId(),
+                    e.getMessage());
+            takeBackMarker(job.requestId(), markerETag);
+            throw e;
+        }
+        if (refused.isPresent()) {
+            LOG.infof("%s refused: its owner has %d unfinished jobs", job.requestId(), refused.get().limit());
+            takeBackMarker(job.requestId(), markerETag);
+        }
+        return refused;
+    }
+
+    /**
+     * Deletes the marker this call wrote, and only that version: a resubmission may have rewritten it since (and
+     * enqueued the job). True when it was deleted: the job is then gone for good.
+     */
+    private boolean takeBackMarker(String requestId, String eTag) {
+        try {
+            if (store.deleteMarker(requestId, eTag)) {
+                return true;
             }
+            LOG.infof("marker of unqueued job %s was rewritten by a resubmission; left in place", requestId);
         } catch (StoreUnavailableException e) {
             LOG.errorf("could not delete the marker of unqueued job %s; it reads queued until the client's retry"
                     + " (answered 503) enqueues it: %s", requestId, e.getMessage());
         }
+        return false;
     }
 }

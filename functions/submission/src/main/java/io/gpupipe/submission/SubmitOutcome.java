@@ -4,6 +4,7 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.routing.RoutingDecision;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,6 +30,13 @@ public sealed interface SubmitOutcome {
 
     /** The request is invalid: every field error, nothing stored or enqueued (400). */
     record Rejected(List<FieldError> errors, Optional<String> requestId) implements SubmitOutcome {
+    }
+
+    /**
+     * The job's owner already has {@code limit} unfinished jobs: nothing stored or enqueued (429, with
+     * {@code Retry-After}).
+     */
+    record QuotaExceeded(String requestId, int limit, Duration retryAfter) implements SubmitOutcome {
     }
 
     /** The job could not be enqueued; its marker was taken back when possible, and the client may retry (503). */

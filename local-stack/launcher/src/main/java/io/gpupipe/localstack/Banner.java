@@ -1,16 +1,20 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -38,12 +42,26 @@ public final class Banner {
         }
     }
 
+    /** The examples for a stack whose API takes requests without a token (the anonymous caller). */
     public static List<Example> examples(URI api, LocalAws aws, ExampleIds ids) {
+        return examples(api, aws, ids, false);
+    }
+
+    /**
+     * The examples; with {@code requireToken} the API calls carry caller A's token ({@code $TOKEN_A}, which the
+     * banner prints as an {@code export} line). Requests are stored under an id derived from their caller and the
+     * client's requestId (docs/security.md), so the S3 key of an API job's audio is the derived one.
+     */
+    public static List<Example> examples(URI api, LocalAws aws, ExampleIds ids, boolean requireToken) {
+        String auth = requireToken ? "-H \"Authorization: Bearer $TOKEN_A\" " : "";
+        CallerIdentity caller = requireToken ? new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A)
+                : CallerIdentity.ANONYMOUS;
+        String storedSpeech = JobIds.stored(caller.owner(), ids.speech());
         String sqs = aws.sqsEndpoint().toString();
         String s3 = aws.s3Endpoint().toString();
         String results = "s3://" + aws.bucket() + "/results/";
         List<Example> examples = new ArrayList<>();
-        String curl = "curl -s -w '\\n' ";
+        String curl = "curl -s -w '\\n' " + auth;
         examples.add(new Example("a speech job (FreeTTS, WAV result)", curl + "-X POST " + api + "/v1/jobs -H "
                 + "'Content-Type: application/json' -d '{\"requestId\":\"" + ids.speech() + "\",\"task\":\"speech\","
                 + "\"prompt\":\"Hello from the gpupipe local stack.\"}'"));
@@ -61,7 +79,7 @@ public final class Banner {
         examples.add(new Example("its result from S3", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp " + results
                 + ids.direct() + ".json -"));
         examples.add(new Example("the speech job's audio", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp "
-                + results + ids.speech() + ".wav hello.wav"));
+                + results + storedSpeech + ".wav hello.wav"));
         return examples;
     }
 
@@ -71,8 +89,8 @@ public final class Banner {
         StringBuilder b = new StringBuilder("\n");
         b.append(String.format(Locale.ROOT, "gpupipe local stack is ready (%.1f s)%n%n", readyIn.toMillis() / 1000.0));
         row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id}, "
-                + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id} (no auth locally; the deployed API wants "
-                + "SigV4)");
+                + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id}");
+        callers(b, stack);
         stack.consoleUri().ifPresent(uri -> row(b, "web console", uri + "  jobs, queues, workers, DLQ, scaling "
                 + "(local only; --no-console turns it off)"));
         row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + aws.tiers().tiers().stream()
@@ -98,6 +116,18 @@ public final class Banner {
         }
         b.append("\nCtrl-C drains the workers, stops everything and exits.\n");
         return b.toString();
+    }
+
+    /** The two local callers' tokens, ready to paste, and how the API treats a request without one. */
+    private static void callers(StringBuilder b, LocalStack stack) {
+        LocalCallers callers = stack.callers();
+        List<Map.Entry<String, String>> tokens = callers.callerTokens();
+        row(b, "callers (JWT)", "export TOKEN_A=" + tokens.get(0).getValue() + "   # " + tokens.get(0).getKey());
+        row(b, "", "export TOKEN_B=" + tokens.get(1).getValue() + "   # " + tokens.get(1).getKey());
+        row(b, "", "send -H \"Authorization: Bearer $TOKEN_A\"; JWKS " + stack.apiUri() + LocalStack.JWKS_PATH
+                + ", issuer " + LocalCallers.ISSUER + ", audience " + LocalCallers.AUDIENCE + "; "
+                + (callers.required() ? "a request without a token gets 401 (--require-token)"
+                : "a request without a token is the one anonymous caller (--require-token refuses it)"));
     }
 
     private static String backend(LocalStack stack) {

@@ -98,6 +98,11 @@ final class LaunchFlags {
             description = "the web console at http://localhost:<api port>/console [on]")
     boolean console;
 
+    @Option(names = "--require-token", description = {"refuse API requests without one of the printed bearer tokens "
+            + "(401), as a deployed API with a JWT authorizer does [off: requests without a token are the one "
+            + "anonymous caller]"})
+    boolean requireToken;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
     boolean help;
 
@@ -143,7 +148,8 @@ final class LaunchFlags {
                 or(textModelSha256, defaults.textModelSha256()), cache, chosen, modelServerUrl,
                 or(workers, defaults.workers()), or(metricInterval, defaults.metricInterval()), defaults.repo(),
                 or(routerConcurrency, defaults.routerConcurrency()),
-                traceFile != null ? traceFile.toAbsolutePath() : defaults.traceFile(), console);
+                traceFile != null ? traceFile.toAbsolutePath() : defaults.traceFile(), console,
+                requireToken || defaults.requireToken());
     }
 
     private static URI envUrl(String value) {

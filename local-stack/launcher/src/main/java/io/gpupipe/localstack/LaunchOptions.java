@@ -14,7 +14,9 @@ import java.util.Set;
  * memory; {@code textModel} null means no text model (text jobs fail with {@code model_unavailable}) unless
  * {@code downloadTextModel} fetches the default one. {@code traceFile} non-null makes every component append its spans
  * to that one JSON-lines file ({@code --trace-file}). {@code console} serves the web console at
- * {@code /console} on the API port ({@code --no-console} turns it off).
+ * {@code /console} on the API port ({@code --no-console} turns it off). {@code requireToken} makes the HTTP API refuse
+ * requests without a bearer token of one of the local callers, as a deployed API with a JWT authorizer does
+ * ({@code --require-token}; off by default, so plain {@code curl} works as the anonymous caller).
  */
 public record LaunchOptions(
         int apiPort,
@@ -33,7 +35,8 @@ public record LaunchOptions(
         Path repo,
         int routerConcurrency,
         Path traceFile,
-        boolean console) {
+        boolean console,
+        boolean requireToken) {
 
     public static final int DEFAULT_API_PORT = 8080;
     public static final int DEFAULT_SQS_PORT = 9324;
@@ -66,7 +69,7 @@ public record LaunchOptions(
                          boolean downloadTextModel, URI textModelUrl, String textModelSha256, Path cacheDir,
                          Backend backend, URI modelServerUrl, Set<Tier> workers, Duration metricInterval, Path repo) {
         this(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256, cacheDir,
-                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY, null, true);
+                backend, modelServerUrl, workers, metricInterval, repo, DEFAULT_ROUTER_CONCURRENCY, null, true, false);
     }
 
     /** The defaults of the command line, with the given repository root and cache directory. */
@@ -80,44 +83,51 @@ public record LaunchOptions(
     public LaunchOptions withFreePorts() {
         return new LaunchOptions(0, 0, 0, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256,
                 cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency, traceFile,
-                console);
+                console, requireToken);
     }
 
     public LaunchOptions withTextModel(Path model) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, model, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                traceFile, console);
+                traceFile, console, requireToken);
     }
 
     public LaunchOptions withWorkers(Set<Tier> tiers) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo, routerConcurrency,
-                traceFile, console);
+                traceFile, console, requireToken);
     }
 
     public LaunchOptions withMetricInterval(Duration interval) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo, routerConcurrency,
-                traceFile, console);
+                traceFile, console, requireToken);
     }
 
     public LaunchOptions withRouterConcurrency(int environments) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, environments,
-                traceFile, console);
+                traceFile, console, requireToken);
     }
 
     /** Every component appends its spans to {@code file} (JSON lines; null: no trace file). */
     public LaunchOptions withTraceFile(Path file) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                file, console);
+                file, console, requireToken);
     }
 
     /** The web console on ({@code true}, the default) or off. */
     public LaunchOptions withConsole(boolean on) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                traceFile, on);
+                traceFile, on, requireToken);
+    }
+
+    /** Requests without a local caller's bearer token refused (401) or passed on as the anonymous caller. */
+    public LaunchOptions withRequireToken(boolean required) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
+                traceFile, console, required);
     }
 }

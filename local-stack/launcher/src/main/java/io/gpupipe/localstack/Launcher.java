@@ -56,7 +56,8 @@ public final class Launcher {
         started.countDown();
         Duration readyIn = Duration.between(Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean()
                 .getStartTime()), Instant.now());
-        console.raw(Banner.render(stack, Banner.examples(stack.apiUri(), stack.aws(), Banner.ExampleIds.random()),
+        console.raw(Banner.render(stack, Banner.examples(stack.apiUri(), stack.aws(), Banner.ExampleIds.random(),
+                stack.options().requireToken()),
                 readyIn));
         console.info("ready");
         waitForever();

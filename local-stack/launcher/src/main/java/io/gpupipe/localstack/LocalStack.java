@@ -8,6 +8,7 @@ import io.gpupipe.localaws.standin.LambdaStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
+import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.localstack.console.WebConsole;
 import io.gpupipe.localstack.events.MetricSchedule;
@@ -31,6 +32,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,6 +58,8 @@ public final class LocalStack implements AutoCloseable {
     static final Duration WORKER_DRAIN_LIMIT = Duration.ofSeconds(110);
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
+    /** Where the facade serves the local callers' public JWKS (an issuer's jwks_uri). */
+    public static final String JWKS_PATH = "/.well-known/jwks.json";
     private final LaunchOptions options;
     private final Console console;
     private final ComponentPackages packages;
@@ -80,6 +84,7 @@ public final class LocalStack implements AutoCloseable {
     private SqsEventSource batchEvents;
     private SqsEventSource callbackRetryEvents;
     private HttpApiFacade api;
+    private LocalCallers callers;
     private S3EventDelivery s3Events;
     private MetricSchedule schedule;
     private WebConsole webConsole;
@@ -147,10 +152,11 @@ public final class LocalStack implements AutoCloseable {
         if (scalingZip.isPresent()) {
             lambda = startLambda();
         }
+        callers = LocalCallers.generate(options.requireToken(), Clock.systemUTC());
         step("starting the router function from " + packages.repo().relativize(routerZip));
-        router = startFunction(spec("router", overrides.apply("router", env.router(
+        router = startFunction(spec("router", overrides.apply("router", withAuth(env.router(
                 ComponentEnvironment.modelVersions(aws.tiers(), options.backend(), textModel),
-                lambda == null ? null : lambda.endpoint())))
+                lambda == null ? null : lambda.endpoint()))))
                 .withConcurrency(options.routerConcurrency()), routerZip, childClasses);
         Optional<Path> notifierZip = packages.functionZip("result-notifier");
         if (notifierZip.isPresent()) {
@@ -295,7 +301,18 @@ public final class LocalStack implements AutoCloseable {
     private HttpApiFacade startApi() {
         ensureOpen();
         try {
-            return HttpApiFacade.start(options.apiPort(), HttpApiRoute.ROUTER, router, console);
+            HttpApiFacade facade = HttpApiFacade.start(options.apiPort(), HttpApiRoute.ROUTER, router, console,
+                    callers);
+            facade.mount(JWKS_PATH, exchange -> {
+                try (exchange) {
+                    byte[] jwks = callers.jwks().getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().set("content-type", "application/json");
+                    exchange.sendResponseHeaders(200, jwks.length);
+                    exchange.getResponseBody().write(jwks);
+                }
+            });
+            callers.writeJwks(runDir.resolve("jwks.json"));
+            return facade;
         } catch (IOException e) {
             throw new StartupException("port " + options.apiPort() + " for the HTTP API is already in use; stop the "
                     + "program using it or choose another port with --api-port " + (options.apiPort() + 1), e);
@@ -308,6 +325,7 @@ public final class LocalStack implements AutoCloseable {
         URI probe = URI.create("http://127.0.0.1:" + api.port() + "/v1/jobs/" + UUID.randomUUID());
         try {
             HttpResponse<String> response = client.send(HttpRequest.newBuilder(probe).GET()
+                    .header("Authorization", "Bearer " + callers.token(LocalCallers.CALLER_A))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 404) {
                 console.info("router warm-up: GET of an unknown job answered " + response.statusCode() + " "
@@ -367,6 +385,21 @@ public final class LocalStack implements AutoCloseable {
 
     public URI apiUri() {
         return api.baseUri();
+    }
+
+    /** The local identity provider: the two callers' tokens, its JWKS, and whether a token is required. */
+    public LocalCallers callers() {
+        return callers;
+    }
+
+    /**
+     * The router takes its callers from the JWT authorizer's claims: {@code jwt} (a request without them is refused)
+     * when the facade requires a token, {@code none} (claims when present, else the one anonymous caller) otherwise.
+     */
+    private Map<String, String> withAuth(Map<String, String> routerEnv) {
+        Map<String, String> env = new LinkedHashMap<>(routerEnv);
+        env.put("GPUPIPE_ROUTER_AUTH", callers.required() ? "jwt" : "none");
+        return env;
     }
 
     public LocalAws aws() {

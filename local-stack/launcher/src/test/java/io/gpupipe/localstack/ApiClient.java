@@ -9,25 +9,43 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.awaitility.core.ConditionTimeoutException;
 
 /** A client of the local stack's HTTP API, as a user's program would be: plain HTTP and JSON. */
 final class ApiClient {
     private final URI base;
+    /** The {@code Authorization} header every request carries; null: none. */
+    private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ApiClient(URI base) {
+        this(base, null);
+    }
+
+    /** A client that sends {@code authorization} (e.g. {@code Bearer <token>}) with every request. */
+    ApiClient(URI base, String authorization) {
         this.base = base;
+        this.authorization = authorization;
+    }
+
+    /** The same API as a caller with the bearer {@code token}. */
+    ApiClient as(String token) {
+        return new ApiClient(base, "Bearer " + token);
     }
 
     /** A status code and the parsed JSON body. */
-    record Reply(int status, JsonNode body) {
+    record Reply(int status, JsonNode body, HttpHeaders headers) {
+        Reply(int status, JsonNode body) {
+            this(status, body, HttpHeaders.of(Map.of(), (name, value) -> true));
+        }
     }
 
     Reply submit(String json) {
@@ -91,11 +109,14 @@ final class ApiClient {
 
     private Reply send(HttpRequest.Builder request) {
         try {
+            if (authorization != null) {
+                request.header("Authorization", authorization);
+            }
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
             JsonNode body = response.body().isEmpty() ? JobJson.mapper().createObjectNode()
                     : JobJson.mapper().readTree(response.body());
-            return new Reply(response.statusCode(), body);
+            return new Reply(response.statusCode(), body, response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

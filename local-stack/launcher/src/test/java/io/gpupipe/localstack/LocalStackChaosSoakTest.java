@@ -21,6 +21,8 @@ import io.gpupipe.localstack.internal.WorkerSupervisor;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
 import java.net.URI;
@@ -37,6 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -55,7 +59,14 @@ class LocalStackChaosSoakTest {
     @TempDir
     Path cache;
 
+    private static final Pattern UUID_IN_KEY = Pattern.compile(
+            "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private final Map<String, SoakJob> jobs = new ConcurrentHashMap<>();
+    /**
+     * The client's id of each job submitted over the API, by the id it is stored under (S3 keys, messages): the API's
+     * anonymous caller's derived id ({@link JobIds}).
+     */
+    private final Map<String, String> clientIds = new ConcurrentHashMap<>();
     private final Map<String, Scenario> malformedTags = new ConcurrentHashMap<>();
     private final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     private volatile boolean deadLetterRunning;
@@ -82,7 +93,8 @@ class LocalStackChaosSoakTest {
                      overrides(settings, proxies))) {
             say(deadLetterHandler());
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
-                    .map(jobs::get).ifPresent(job -> job.resultWritten(System.nanoTime())));
+                    .map(id -> jobs.get(clientIds.getOrDefault(id, id)))
+                    .ifPresent(job -> job.resultWritten(System.nanoTime())));
             Faults faults = new Faults(stack, new Faults.Proxies(proxies.get("router-sqs"), proxies.get("router-s3"),
                     proxies.get("worker-sqs"), proxies.get("worker-s3"), modelProxy, webhookProxy), model, settings,
                     this::say);
@@ -100,7 +112,7 @@ class LocalStackChaosSoakTest {
                 say("retry bound: " + retryBound.callsPerDelivery() + " model calls per delivery (the packaged "
                         + "worker's default), " + retryBound.maxReceiveCount() + " receives per message");
                 SoakVerdict verdict = SoakVerdict.of(jobs.values(), new SoakVerdict.Evidence(
-                        SoakVerdict.Storage.s3(s3, stack.aws().bucket()), client::status, model.completionPrompts(),
+                        storedKeys(SoakVerdict.Storage.s3(s3, stack.aws().bucket())), client::status, model.completionPrompts(),
                         model.generatedPrompts(), receiver, readDeadLetters(stack, sqs), malformedTags, retryBound,
                         idle));
                 proxies.put("model-server", modelProxy);
@@ -191,6 +203,7 @@ class LocalStackChaosSoakTest {
             String id = SoakJobs.newId();
             SoakJob job = new SoakJob(id, scenario, false, true);
             jobs.put(id, job);
+            clientIds.put(JobIds.stored(CallerIdentity.ANONYMOUS.owner(), id), id);
             boolean slow = (scenario == Scenario.VISIBILITY_LAPSE || scenario == Scenario.ALL) && i < Faults.SLOW_JOBS;
             String body = SoakJobs.job(id, i, callbackBase + CallbackReceiver.path(id), slow);
             String queue = aws.queueUrl(i % 5 == 4 ? LocalAws.ESCALATION_QUEUE : LocalAws.DEFAULT_TEXT_QUEUE);
@@ -210,7 +223,8 @@ class LocalStackChaosSoakTest {
                     client.cancel(job);
                 }
                 if (job.owed()) {
-                    client.sendToQueue(queue, body);
+                    // the same job as the router stored it, so that it is a second delivery, not another job
+                    client.sendToQueue(queue, SoakJobs.asStored(body, CallerIdentity.ANONYMOUS.owner()));
                     job.copied();
                 }
             }));
@@ -235,6 +249,17 @@ class LocalStackChaosSoakTest {
         }
         client.sendToQueue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE), SoakJobs.oversized(oversized.requestId()));
         client.sendToQueue(aws.queueUrl(LocalAws.ESCALATION_QUEUE), SoakJobs.unknownTask(unknownTask.requestId()));
+    }
+
+    /** Reads an API job's objects under the id it is stored under ({@code storage} is asked by client ids). */
+    private SoakVerdict.Storage storedKeys(SoakVerdict.Storage storage) {
+        Map<String, String> storedIds = new HashMap<>();
+        clientIds.forEach((stored, client) -> storedIds.put(client, stored));
+        return key -> {
+            Matcher id = UUID_IN_KEY.matcher(key);
+            return storage.read(id.find() && storedIds.containsKey(id.group())
+                    ? key.replace(id.group(), storedIds.get(id.group())) : key);
+        };
     }
 
     private static void awaitAll(List<Future<?>> futures) {

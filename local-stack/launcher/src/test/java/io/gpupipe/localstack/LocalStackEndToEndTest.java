@@ -19,6 +19,8 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -122,7 +124,7 @@ class LocalStackEndToEndTest {
         assertThat(submitted.body().path("tier").asText()).isEqualTo("speech");
         assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("succeeded");
         String audioKey = done.path("result").path("result").path("audioKey").asText();
-        assertThat(audioKey).isEqualTo("results/" + id + ".wav");
+        assertThat(audioKey).isEqualTo("results/" + stored(id) + ".wav");
         ResponseBytes<GetObjectResponse> wav = s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey));
         Wavs.Info info = Wavs.parse(wav.asByteArray());
         assertThat(info.channels()).isEqualTo(1);
@@ -198,7 +200,7 @@ class LocalStackEndToEndTest {
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.tier()).isEqualTo(Tier.of("speech"));
         assertThat(result.result().audioKey()).isEqualTo("results/" + id + ".wav");
-        assertThat(api.status(id).body().path("status").asText()).isEqualTo("succeeded");
+        assertThat(api.status(id).status()).as("a queue job belongs to no API caller").isEqualTo(404);
         assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
         assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
         assertThat(refused.error().message()).contains("tier small cannot serve speech jobs");
@@ -218,7 +220,7 @@ class LocalStackEndToEndTest {
         assertThat(reply.body().path("errors")).extracting(e -> e.path("field").asText())
                 .containsExactlyInAnyOrder("maxTokens", "temperature");
         assertThat(visibleMessages(LocalAws.ESCALATION_QUEUE)).isEqualTo(largeBefore);
-        assertThat(objectExists("jobs/" + id + ".json")).isFalse();
+        assertThat(objectExists("jobs/" + stored(id) + ".json")).isFalse();
         assertThat(api.status(id).status()).isEqualTo(404);
     }
 
@@ -308,7 +310,8 @@ class LocalStackEndToEndTest {
         assertThat(api.submit("{\"requestId\":\"" + first + "\"," + body + "}").status()).isEqualTo(202);
         assertThat(api.awaitTerminal(first, JOB_LIMIT).path("status").asText()).isEqualTo("succeeded");
         CacheKey key = CacheKey.of(EmbeddedModels.FREETTS_VERSION, ((JobRequestParser.Outcome.Valid)
-                new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job());
+                new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job()
+                .submittedBy(CallerIdentity.ANONYMOUS.owner()));
         awaitTrue(() -> objectExists(JobLayout.cacheEntryKey(key)), "the cache entry " + key.hex());
         CompletableFuture<String> callback = new CompletableFuture<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -328,9 +331,9 @@ class LocalStackEndToEndTest {
             assertThat(hit.body().path("status").asText()).isEqualTo("succeeded");
             JsonNode result = hit.body().path("result");
             assertThat(result.path("cached").asBoolean()).isTrue();
-            assertThat(result.path("cachedFrom").asText()).isEqualTo(first);
+            assertThat(result.path("cachedFrom").asText()).as("the client's own id").isEqualTo(first);
             String audioKey = result.path("result").path("audioKey").asText();
-            assertThat(audioKey).isEqualTo("results/" + second + ".wav");
+            assertThat(audioKey).isEqualTo("results/" + stored(second) + ".wav");
             assertThat(Wavs.parse(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey)).asByteArray())
                     .dataBytes()).isPositive();
             // and the notifier called back as for any result
@@ -345,9 +348,9 @@ class LocalStackEndToEndTest {
         // and no worker ever saw it: its marker was never claimed, and no worker line names it
         assertThat(api.status(second).body().path("startedAt").isMissingNode()).isTrue();
         assertThat(output.toString(StandardCharsets.UTF_8).lines()
-                .filter(line -> line.startsWith("[worker-")).filter(line -> line.contains(second))).isEmpty();
+                .filter(line -> line.startsWith("[worker-")).filter(line -> line.contains(stored(second)))).isEmpty();
         assertThat(output.toString(StandardCharsets.UTF_8).lines()
-                .filter(line -> line.startsWith("[worker-")).anyMatch(line -> line.contains(first))).isTrue();
+                .filter(line -> line.startsWith("[worker-")).anyMatch(line -> line.contains(stored(first)))).isTrue();
     }
 
     @Test
@@ -364,7 +367,8 @@ class LocalStackEndToEndTest {
         List<TraceSpans.Span> trace = new ArrayList<>();
         awaitTrue(() -> {
             trace.clear();
-            trace.addAll(TraceSpans.ofJob(TraceSpans.read(stack.options().traceFile()), id));
+            // spans name the id the job is stored under, the one every component sees
+            trace.addAll(TraceSpans.ofJob(TraceSpans.read(stack.options().traceFile()), stored(id)));
             return trace.stream().map(TraceSpans.Span::name).collect(Collectors.toSet()).containsAll(steps);
         }, "every step of " + id + " in the trace file");
         System.out.println(TraceTimeline.render(trace));
@@ -568,6 +572,11 @@ class LocalStackEndToEndTest {
         public void close() {
             server.stop(0);
         }
+    }
+
+    /** Where the job the API's anonymous caller (no token) submitted as {@code clientId} is stored. */
+    private static String stored(String clientId) {
+        return JobIds.stored(CallerIdentity.ANONYMOUS.owner(), clientId);
     }
 
     private JobResult awaitResultObject(String id) {

@@ -1,8 +1,6 @@
 package io.gpupipe.model.batch;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.gpupipe.model.Digests;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -34,28 +32,11 @@ public final class BatchIds {
 
     /** The request id of line {@code line} (1-based) of batch {@code batchId}: a valid UUID v4, lower case. */
     public static String jobId(String batchId, int line) {
-        byte[] hash = sha256(batchId + "/" + line);
-        hash[6] = (byte) ((hash[6] & 0x0f) | 0x40);
-        hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
-        long most = 0;
-        long least = 0;
-        for (int i = 0; i < 8; i++) {
-            most = (most << 8) | (hash[i] & 0xff);
-            least = (least << 8) | (hash[8 + i] & 0xff);
-        }
-        return new UUID(most, least).toString();
+        return Digests.uuidV4Of(batchId + "/" + line).toString();
     }
 
     /** The {@code id} of line {@code line}'s output or error line. */
     public static String lineId(String batchId, int line) {
         return LINE_PREFIX + jobId(batchId, line).replace("-", "");
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JRE has SHA-256", e);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupipe.model.batch;
 
+import io.gpupipe.model.owner.Owner;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -7,7 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The S3 layout of batches in the results bucket, defined once. Uploads: {@code batch-inputs/{uuid}.jsonl}. Per
+ * The S3 layout of batches in the results bucket, defined once. Uploads: {@code batch-inputs/{owner hash}/{uuid}.jsonl}
+ * (the key says whose file it is: a batch reads only its own caller's uploads). Per
  * batch, under {@code batches/{id}/}: {@code batch.json} (the record), {@code chunks/{c}.json} (what each line of a
  * chunk became), {@code done/{c}/{line}.{outcome}} (one empty record per ended line), {@code ended/{c}.{counts}}
  * (a chunk whose lines have all ended; the key carries its counts, so one listing sums them), {@code parts/{c}.*}
@@ -18,8 +20,8 @@ public final class BatchLayout {
     public static final String INPUTS_PREFIX = "batch-inputs/";
     public static final String BATCHES_PREFIX = "batches/";
     public static final String FINAL_SUFFIX = "/final.json";
-    private static final Pattern INPUT_KEY = Pattern.compile(
-            "^batch-inputs/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\.jsonl$");
+    private static final Pattern INPUT_KEY = Pattern.compile("^batch-inputs/([0-9a-f]{64})/"
+            + "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\.jsonl$");
     private static final Pattern DONE_NAME = Pattern.compile("^(\\d+)\\.([a-z])$");
     private static final Pattern ENDED_NAME = Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)$");
 
@@ -42,14 +44,23 @@ public final class BatchLayout {
     private BatchLayout() {
     }
 
-    /** Where a client uploads an input file (through a presigned PUT). */
-    public static String inputKey(UUID upload) {
-        return INPUTS_PREFIX + upload.toString().toLowerCase(Locale.ROOT) + ".jsonl";
+    /** Where {@code owner} uploads an input file (through a presigned PUT). */
+    public static String inputKey(Owner owner, UUID upload) {
+        return INPUTS_PREFIX + owner.hex() + "/" + upload.toString().toLowerCase(Locale.ROOT) + ".jsonl";
     }
 
     /** True for a key {@link #inputKey} can hand out: a batch may read no other object. */
     public static boolean isInputKey(String key) {
         return key != null && INPUT_KEY.matcher(key).matches();
+    }
+
+    /** True for a key {@link #inputKey} hands out to {@code owner}: a caller's batch reads only its own uploads. */
+    public static boolean isInputKeyOf(String key, Owner owner) {
+        if (key == null || !owner.isCaller()) {
+            return false;
+        }
+        Matcher matcher = INPUT_KEY.matcher(key);
+        return matcher.matches() && matcher.group(1).equals(owner.hex());
     }
 
     public static String batchPrefix(String batchId) {

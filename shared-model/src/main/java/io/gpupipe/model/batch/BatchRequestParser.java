@@ -52,7 +52,7 @@ public final class BatchRequestParser {
             fields.error("input_file_id", ErrorCodes.REQUIRED, "input_file_id is required");
         } else if (input != null && !BatchLayout.isInputKey(input)) {
             fields.error("input_file_id", ErrorCodes.INVALID_VALUE, "input_file_id must be the key POST "
-                    + "/v1/batches/uploads handed out (batch-inputs/<uuid>.jsonl)");
+                    + "/v1/batches/uploads handed out (batch-inputs/<owner hash>/<uuid>.jsonl)");
         }
         BatchEndpoint endpoint = fields.enumValue("endpoint", BatchEndpoint::fromPath, BatchEndpoint.describePaths())
                 .orElse(null);

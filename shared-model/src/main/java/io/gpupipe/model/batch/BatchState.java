@@ -1,6 +1,7 @@
 package io.gpupipe.model.batch;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.owner.Owner;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,8 @@ import java.util.Map;
 /**
  * A batch as stored at {@link BatchLayout#recordKey} (and, once terminal, at {@link BatchLayout#finalKey}): the
  * request, its status and timestamps, the plan once the input was read, and the counts and files once finished.
- * Changes are copies; the stores write them conditionally on the version read.
+ * Changes are copies; the stores write them conditionally on the version read. {@code owner} is the caller that
+ * created it ({@link io.gpupipe.model.owner.Owner}): only that caller sees it, and its lines' jobs are that owner's.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BatchState(
@@ -32,7 +34,8 @@ public record BatchState(
         RequestCounts counts,
         String outputFileId,
         String errorFileId,
-        List<BatchError> errors) {
+        List<BatchError> errors,
+        String owner) {
 
     public BatchState {
         if (!BatchIds.isValidBatchId(id) || endpoint == null || status == null || createdAt == null) {
@@ -42,12 +45,17 @@ public record BatchState(
         errors = errors == null ? null : List.copyOf(errors);
     }
 
-    /** A new batch, validating until its input is read. */
-    public static BatchState created(String id, BatchRequest request, Instant now) {
+    /** A new batch of {@code owner}, validating until its input is read. */
+    public static BatchState created(String id, BatchRequest request, Owner owner, Instant now) {
         return new BatchState(id, request.endpoint(), request.inputFileId(), request.completionWindow(),
                 request.metadata(), request.callbackUrl(), BatchStatus.VALIDATING, now,
                 now.plus(BatchLimits.COMPLETION_WINDOW_DURATION), null, null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, owner.value());
+    }
+
+    /** The owner whose batch this is; {@link Owner#QUEUE} for a record written before batches had owners. */
+    public Owner ownedBy() {
+        return owner == null ? Owner.QUEUE : new Owner(owner);
     }
 
     /** The input was read: in progress (a batch cancelled meanwhile stays cancelling, with its plan). */
@@ -91,7 +99,7 @@ public record BatchState(
         };
         BatchState finalizing = new BatchState(id, endpoint, inputFileId, completionWindow, metadata, callbackUrl,
                 status, createdAt, expiresAt, inProgressAt, finalizingStarted, completedAt, failedAt, expiredAt,
-                cancellingAt, cancelledAt, plan, counts, outputFileId, errorFileId, errors);
+                cancellingAt, cancelledAt, plan, counts, outputFileId, errorFileId, errors, owner);
         return finalizing.copy(next, plan, now, stamp, lines.toRequestCounts(total), outputKey, errorKey, errors);
     }
 
@@ -103,6 +111,6 @@ public record BatchState(
                 expiresAt, stamp == Stamp.IN_PROGRESS ? now : inProgressAt, finalizingAt,
                 stamp == Stamp.COMPLETED ? now : completedAt, stamp == Stamp.FAILED ? now : failedAt,
                 stamp == Stamp.EXPIRED ? now : expiredAt, stamp == Stamp.CANCELLING ? now : cancellingAt,
-                stamp == Stamp.CANCELLED ? now : cancelledAt, newPlan, newCounts, output, error, why);
+                stamp == Stamp.CANCELLED ? now : cancelledAt, newPlan, newCounts, output, error, why, owner);
     }
 }

@@ -17,13 +17,15 @@ import java.util.Objects;
  * JobLayout#cacheAudioKey}), so an entry outlives the result it came from.
  *
  * @param key          the entry's {@link CacheKey#hex()}
- * @param requestId    the request whose model run produced the output (a hit's {@code cachedFrom})
+ * @param requestId    the request whose model run produced the output
+ * @param clientRequestId the id that request's client knows it by (a hit's {@code cachedFrom}: the cache is
+ *                     partitioned by owner, so it names a job of the same caller), when it came through the API
  * @param model        the model that ran it
  * @param modelVersion the version the key was built from
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CacheEntry(String key, String requestId, Task task, String model, String modelVersion,
-                         JobResult.Output output, Instant createdAt) {
+                         JobResult.Output output, Instant createdAt, String clientRequestId) {
 
     public CacheEntry {
         Objects.requireNonNull(key, "key");
@@ -43,7 +45,7 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
             case SPEECH -> withAudio(result.result(), JobLayout.cacheAudioKey(key, result.requestId()));
         };
         return new CacheEntry(key.hex(), result.requestId(), result.task(), result.model(), result.modelVersion(),
-                output, now);
+                output, now, result.clientRequestId());
     }
 
     /**
@@ -61,7 +63,9 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
             case SPEECH -> withAudio(output, JobLayout.audioKey(job.requestId()));
         };
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), answered, null, tier, model,
-                modelVersion, null, null, null, null, job.callbackUrl(), now, true, requestId, null, null, null);
+                modelVersion, null, null, null, null, job.callbackUrl(), now, true,
+                clientRequestId != null ? clientRequestId : requestId, null, null, null, job.owner(),
+                job.clientRequestId());
     }
 
     private static JobResult.Output withAudio(JobResult.Output output, String audioKey) {

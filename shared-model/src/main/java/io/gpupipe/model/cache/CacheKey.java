@@ -11,12 +11,14 @@ import java.util.regex.Pattern;
 
 /**
  * The result cache's key: SHA-256 (hex) over a canonical JSON encoding of exactly what decides a job's output — the
- * model version that runs it, the task, the input and the task's output-affecting parameters. Never the requestId,
- * submission time, callback, priority, TTL or route: two requests that differ only there get the same answer.
+ * model version that runs it, the task, the input and the task's output-affecting parameters, and whose job it is:
+ * the cache is partitioned by owner, so a hit never tells one caller that another asked the same (the trusted batch
+ * and prompt-caching services scope caches to an organisation the same way). Never the requestId, submission time,
+ * callback, priority, TTL or route: two requests of one owner that differ only there get the same answer.
  */
 public record CacheKey(String hex) {
     /** The encoding's version: a change of what goes into the key changes every key (old entries just miss). */
-    static final String SCHEMA = "gpupipe-cache/1";
+    static final String SCHEMA = "gpupipe-cache/2";
     /** The audio format the worker asks the speech server for (and the cache stores). */
     static final String SPEECH_FORMAT = "wav";
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
@@ -40,7 +42,8 @@ public record CacheKey(String hex) {
     static String canonical(String modelVersion, InferenceJob job) {
         Objects.requireNonNull(modelVersion, "modelVersion");
         ObjectNode node = JobJson.mapper().createObjectNode();
-        node.put("schema", SCHEMA).put("modelVersion", modelVersion).put("task", job.task().wireName());
+        node.put("schema", SCHEMA).put("modelVersion", modelVersion).put("owner", job.owner())
+                .put("task", job.task().wireName());
         switch (job.task()) {
             case GENERATE -> {
                 node.put("prompt", job.prompt());

@@ -8,6 +8,8 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,8 +26,13 @@ import java.util.Optional;
  */
 public sealed interface DeadLetter {
 
-    /** A dead-lettered job: fields the validator did not reject are echoed into its {@code failed} result. */
-    record Readable(String requestId, Task task, String callbackUrl) implements DeadLetter {
+    /**
+     * A dead-lettered job: fields the validator did not reject are echoed into its {@code failed} result, its owner
+     * and client id too (both message forms carry them at the top level), so the owner's quota is settled and its
+     * client is told under the id it knows.
+     */
+    record Readable(String requestId, Task task, String callbackUrl, String owner, String clientRequestId)
+            implements DeadLetter {
         public Readable {
             if (!JobRequestParser.isValidRequestId(requestId)) {
                 throw new IllegalArgumentException("requestId must be a UUID version 4");
@@ -40,7 +47,8 @@ public sealed interface DeadLetter {
             String message = "no worker finished the job: SQS moved it to the dead-letter queue after "
                     + receiveCount + " receive(s)" + (reason == null || reason.isBlank() ? "" : " (" + reason + ")");
             return JobResult.failed(requestId, task, callbackUrl, JobResult.JobError.of(ErrorCodes.DEAD_LETTERED,
-                    message), new JobResult.Provenance(tier, null, null, null, receiveCount, null, null), now);
+                    message), new JobResult.Provenance(tier, null, null, null, receiveCount, null, null), now)
+                    .withOwner(owner, clientRequestId);
         }
     }
 
@@ -66,8 +74,12 @@ public sealed interface DeadLetter {
         List<FieldError> errors = new JobRequestParser().parse(tree, JobRequestParser.Source.QUEUE)
                 instanceof JobRequestParser.Outcome.Invalid invalid ? invalid.errors() : List.of();
         Task task = validText(tree, "task", errors).flatMap(Task::fromWireName).orElse(null);
-        return new Readable(JobRequestParser.normalizeRequestId(id.textValue()), task,
-                validText(tree, "callbackUrl", errors).orElse(null));
+        String requestId = JobRequestParser.normalizeRequestId(id.textValue());
+        String owner = validText(tree, "owner", errors).filter(Owner::isValid).orElse(null);
+        String clientId = validText(tree, "clientRequestId", errors).filter(c -> owner != null
+                && JobIds.isStoredIdOf(requestId, new Owner(owner), c)).map(JobRequestParser::normalizeRequestId)
+                .orElse(null);
+        return new Readable(requestId, task, validText(tree, "callbackUrl", errors).orElse(null), owner, clientId);
     }
 
     /** Lower-case hex SHA-256 of the body's UTF-8 bytes (of the empty string when there is no body). */

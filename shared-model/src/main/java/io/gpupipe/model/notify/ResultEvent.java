@@ -14,7 +14,8 @@ import java.util.Objects;
  * The compact event sent when a result lands, to the SNS success or error topic and, byte for byte, to the job's
  * callback URL: who finished, how, and where the full result is ({@code s3://bucket/results/{id}.json}). It never
  * carries the model output, so it stays small and safe to fan out. {@code cached: true} marks a result answered from
- * the result cache (absent otherwise).
+ * the result cache (absent otherwise). {@code requestId} is the id the job's client knows it by, and {@code owner}
+ * whose job it was (also an SNS message attribute, so subscribers can filter by caller).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResultEvent(
@@ -25,7 +26,8 @@ public record ResultEvent(
         String errorCode,
         String resultLocation,
         Instant completedAt,
-        Boolean cached) {
+        Boolean cached,
+        String owner) {
 
     public ResultEvent {
         Objects.requireNonNull(requestId, "requestId");
@@ -36,8 +38,9 @@ public record ResultEvent(
     /** The event for {@code result}, stored at {@code key} in {@code bucket}. */
     public static ResultEvent of(JobResult result, String bucket, String key) {
         String errorCode = result.error() == null ? null : result.error().code();
-        return new ResultEvent(result.requestId(), result.status(), result.task(), result.tier(), errorCode,
-                "s3://" + bucket + "/" + key, result.timestamp(), result.isCached() ? Boolean.TRUE : null);
+        return new ResultEvent(result.visibleRequestId(), result.status(), result.task(), result.tier(), errorCode,
+                "s3://" + bucket + "/" + key, result.timestamp(), result.isCached() ? Boolean.TRUE : null,
+                result.owner());
     }
 
     /** Succeeded jobs go to the success topic, everything else to the error topic. */

@@ -1,5 +1,6 @@
 package io.gpupipe.model.batch;
 
+import io.gpupipe.model.owner.CallerIdentity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -84,13 +85,13 @@ class BatchOpenAiSchemaTest {
 
     @Test
     void batchObject_shouldBeOpenAisBatch_atEveryStage() {
-        BatchRequest request = new BatchRequest(BatchLayout.inputKey(UUID.fromString(
+        BatchRequest request = new BatchRequest(BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.fromString(
                 "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d")), BatchEndpoint.COMPLETIONS, "24h", Map.of("team", "eval"),
                 "https://example.com/hook");
-        BatchState created = BatchState.created(BATCH, request, AT);
+        BatchState created = BatchState.created(BATCH, request, CallerIdentity.ANONYMOUS.owner(), AT);
         BatchState done = created.planned(new BatchPlan(1, List.of(new ChunkPlan(0, 1, 0, 99, 1, List.of()))), AT)
                 .finished(new LineCounts(1, 0, 0, 0, 0), "batches/" + BATCH + "/output.jsonl", null, AT, AT);
-        BatchState failed = BatchState.created(BATCH, request, AT).failed(List.of(BatchError.of("empty_file",
+        BatchState failed = BatchState.created(BATCH, request, CallerIdentity.ANONYMOUS.owner(), AT).failed(List.of(BatchError.of("empty_file",
                 "the input file has no lines")), AT);
 
         for (BatchState state : List.of(created, done, failed)) {

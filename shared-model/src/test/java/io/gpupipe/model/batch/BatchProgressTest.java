@@ -1,5 +1,6 @@
 package io.gpupipe.model.batch;
 
+import io.gpupipe.model.owner.CallerIdentity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -54,7 +55,7 @@ class BatchProgressTest {
         assertThat(BatchLayout.batchIdOfFinalKey(BatchLayout.finalKey(ID))).contains(ID);
         assertThat(BatchLayout.batchIdOfFinalKey("batches/batch_x/final.json")).isEmpty();
         assertThat(BatchLayout.batchIdOfFinalKey("results/" + ID + "/final.json")).isEmpty();
-        assertThat(BatchLayout.isInputKey(BatchLayout.inputKey(UUID.randomUUID()))).isTrue();
+        assertThat(BatchLayout.isInputKey(BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID()))).isTrue();
         assertThat(BatchLayout.isInputKey("results/x.json")).isFalse();
         assertThat(BatchLayout.isInputKey("batch-inputs/../results/7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a.jsonl"))
                 .isFalse();

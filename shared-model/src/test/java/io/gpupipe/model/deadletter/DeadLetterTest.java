@@ -21,7 +21,7 @@ class DeadLetterTest {
                 + "\"prompt\":\"hi\",\"callbackUrl\":\"https://hooks.example.com/done\"}");
 
         // then: the id in its canonical lower-case form
-        assertThat(letter).isEqualTo(new DeadLetter.Readable(ID, Task.SPEECH, "https://hooks.example.com/done"));
+        assertThat(letter).isEqualTo(new DeadLetter.Readable(ID, Task.SPEECH, "https://hooks.example.com/done", null, null));
     }
 
     @Test
@@ -31,7 +31,7 @@ class DeadLetterTest {
                 + "\"callbackUrl\":\"ftp://x\"}");
 
         // then
-        assertThat(letter).isEqualTo(new DeadLetter.Readable(ID, null, null));
+        assertThat(letter).isEqualTo(new DeadLetter.Readable(ID, null, null, null, null));
     }
 
     @Test
@@ -41,7 +41,7 @@ class DeadLetterTest {
                 + ".json\"}");
 
         // then
-        assertThat(letter).isEqualTo(new DeadLetter.Readable(ID, null, null));
+        assertThat(letter).isEqualTo(new DeadLetter.Readable(ID, null, null, null, null));
     }
 
     @Test
@@ -67,7 +67,7 @@ class DeadLetterTest {
     void failedResult_shouldBeFailedDeadLetteredWithTheReceiveCount_whenBuilt() {
         // given
         Instant now = Instant.parse("2026-12-01T03:00:00Z");
-        var letter = new DeadLetter.Readable(ID, Task.GENERATE, "https://hooks.example.com/done");
+        var letter = new DeadLetter.Readable(ID, Task.GENERATE, "https://hooks.example.com/done", null, null);
 
         // when
         JobResult result = letter.failedResult(Tier.of("large"), 4, "model_error: boom", now);

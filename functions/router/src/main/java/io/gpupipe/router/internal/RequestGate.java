@@ -6,8 +6,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Checks a submission before its JSON is read: the content type must be JSON (415) and the body at most the
- * configured size (413). A request without a Content-Type is read as JSON (a malformed body then gets 400).
+ * Checks a request before its JSON is read: the content type must be JSON (415) and the body at most the configured
+ * size (413), well below what API Gateway (10 MB) and a synchronous Lambda invocation (6 MB, the event's whole JSON)
+ * let through ("Quotas for configuring and running an HTTP API in API Gateway"; "Lambda quotas"). A request without a
+ * Content-Type is read as JSON (a malformed body then gets 400).
  */
 public final class RequestGate {
     public static final int UNSUPPORTED_MEDIA_TYPE = 415;
@@ -26,6 +28,11 @@ public final class RequestGate {
                     ApiErrorCodes.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/json, got "
                     + contentType.strip())));
         }
+        return checkSize(bodyBytes);
+    }
+
+    /** 413 when a body (of a route that reads it or not) is larger than the limit; empty otherwise. */
+    public Optional<Refusal> checkSize(int bodyBytes) {
         if (bodyBytes > maxBodyBytes) {
             return Optional.of(new Refusal(PAYLOAD_TOO_LARGE, new FieldError("body", ApiErrorCodes.PAYLOAD_TOO_LARGE,
                     "request body must be at most " + maxBodyBytes + " bytes, got " + bodyBytes)));

@@ -7,6 +7,8 @@ import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -37,31 +39,53 @@ public final class HttpApiFacade implements AutoCloseable {
     private final List<HttpApiRoute> routes;
     private final FunctionInvoker function;
     private final Console console;
+    /** The JWT authorizer in front of every route; null: none (every request reaches the function as is). */
+    private final LocalCallers callers;
     private final List<Observer> observers = new CopyOnWriteArrayList<>();
 
     /** Told about every request a route matched, once its answer has been sent (the web console's job list). */
     @FunctionalInterface
     public interface Observer {
         void answered(HttpApiRoute.Match route, byte[] requestBody, int status, byte[] responseBody);
+
+        /**
+         * As above, with the owner of the request's caller: the function stores a job under an id derived from it
+         * and the client's requestId ({@link io.gpupipe.model.owner.JobIds}). By default the call above.
+         */
+        default void answered(HttpApiRoute.Match route, Owner caller, byte[] requestBody, int status,
+                              byte[] responseBody) {
+            answered(route, requestBody, status, responseBody);
+        }
     }
 
     /** A request's matched route and body, and the answer sent for it; no route for unmatched requests. */
-    private record Answered(Optional<HttpApiRoute.Match> route, byte[] requestBody,
+    private record Answered(Optional<HttpApiRoute.Match> route, Owner caller, byte[] requestBody,
                             HttpApiPayload.Response response) {
     }
 
     private HttpApiFacade(HttpServer server, ExecutorService executor, List<HttpApiRoute> routes,
-                          FunctionInvoker function, Console console) {
+                          FunctionInvoker function, Console console, LocalCallers callers) {
         this.server = server;
         this.executor = executor;
         this.routes = routes;
         this.function = function;
         this.console = console;
+        this.callers = callers;
     }
 
     /** Listens on 127.0.0.1:{@code port} (0 = any free port). */
     public static HttpApiFacade start(int port, List<HttpApiRoute> routes, FunctionInvoker function,
                                       Console console) throws IOException {
+        return start(port, routes, function, console, null);
+    }
+
+    /**
+     * As above, with {@code callers}' JWT authorizer on every route (null: none): a refused token, or no token where
+     * one is required, is answered 401 {@code {"message":"Unauthorized"}} without invoking the function, as API
+     * Gateway does; an accepted token's claims go into the event's {@code requestContext.authorizer.jwt}.
+     */
+    public static HttpApiFacade start(int port, List<HttpApiRoute> routes, FunctionInvoker function,
+                                      Console console, LocalCallers callers) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
         // API Gateway has no concurrency limit of its own worth modelling; enough threads that the router's
         // environments (at most LaunchOptions.MAX_ROUTER_CONCURRENCY) are the only bound.
@@ -70,7 +94,7 @@ public final class HttpApiFacade implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        HttpApiFacade facade = new HttpApiFacade(server, executor, routes, function, console);
+        HttpApiFacade facade = new HttpApiFacade(server, executor, routes, function, console, callers);
         server.createContext("/", facade::handle);
         server.setExecutor(executor);
         server.start();
@@ -109,7 +133,7 @@ public final class HttpApiFacade implements AutoCloseable {
         if (answered != null && answered.route().isPresent()) {
             for (Observer observer : observers) {
                 try {
-                    observer.answered(answered.route().get(), answered.requestBody(),
+                    observer.answered(answered.route().get(), answered.caller(), answered.requestBody(),
                             answered.response().statusCode(), answered.response().body());
                 } catch (RuntimeException e) {
                     console.component("http-api", "an observer of " + answered.route().get().route().routeKey()
@@ -122,24 +146,46 @@ public final class HttpApiFacade implements AutoCloseable {
     private Answered respond(HttpExchange exchange, String requestId) throws IOException {
         byte[] body = readBody(exchange.getRequestBody());
         if (body == null) {
-            return new Answered(Optional.empty(), new byte[0], HttpApiPayload.tooLarge());
+            return new Answered(Optional.empty(), null, new byte[0], HttpApiPayload.tooLarge());
         }
         URI uri = exchange.getRequestURI();
         Optional<HttpApiRoute.Match> match = HttpApiRoute.find(routes, exchange.getRequestMethod(),
                 uri.getRawPath());
         if (match.isEmpty()) {
-            return new Answered(match, body, HttpApiPayload.notFound());
+            return new Answered(match, null, body, HttpApiPayload.notFound());
         }
-        return new Answered(match, body, invoke(exchange, match.get(), body, requestId));
+        // the route's authorizer runs before the integration, as in API Gateway
+        Map<String, String> claims = null;
+        if (callers != null) {
+            LocalCallers.Decision decision = callers.decide(exchange.getRequestHeaders().getFirst("Authorization"));
+            if (decision instanceof LocalCallers.Decision.Unauthorized) {
+                return new Answered(Optional.empty(), null, body, HttpApiPayload.unauthorized());
+            }
+            if (decision instanceof LocalCallers.Decision.Caller caller) {
+                claims = caller.claims();
+            }
+        }
+        return new Answered(match, owner(claims), body, invoke(exchange, match.get(), body, requestId, claims));
+    }
+
+    /** The owner the router makes of these claims (none: the anonymous caller); null for a token without a subject. */
+    private static Owner owner(Map<String, String> claims) {
+        if (claims == null) {
+            return CallerIdentity.ANONYMOUS.owner();
+        }
+        String issuer = claims.get("iss");
+        String subject = claims.get("sub");
+        return issuer == null || subject == null || subject.isBlank() ? null
+                : new CallerIdentity.Jwt(issuer, subject).owner();
     }
 
     private HttpApiPayload.Response invoke(HttpExchange exchange, HttpApiRoute.Match match, byte[] body,
-                                           String requestId) throws IOException {
+                                           String requestId, Map<String, String> claims) throws IOException {
         URI uri = exchange.getRequestURI();
         var request = new HttpApiPayload.Request(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery(),
                 Map.copyOf(exchange.getRequestHeaders()), body,
                 exchange.getRemoteAddress().getAddress().getHostAddress(), exchange.getProtocol());
-        byte[] event = JobJson.write(HttpApiPayload.event(match, request, requestId, Instant.now(), port()))
+        byte[] event = JobJson.write(HttpApiPayload.event(match, request, requestId, Instant.now(), port(), claims))
                 .getBytes(StandardCharsets.UTF_8);
         LambdaFunction.Invocation result = function.invoke(event);
         if (result.timedOut()) {

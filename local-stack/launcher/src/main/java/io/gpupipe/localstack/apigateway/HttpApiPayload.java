@@ -49,9 +49,19 @@ public final class HttpApiPayload {
         }
     }
 
-    /** The payload v2 event for a request matched to {@code match}. */
+    /** The payload v2 event for a request matched to {@code match}, without an authorizer. */
     public static ObjectNode event(HttpApiRoute.Match match, Request request, String requestId, Instant now,
                                    int port) {
+        return event(match, request, requestId, now, port, null);
+    }
+
+    /**
+     * The payload v2 event for a request matched to {@code match}; {@code jwtClaims} (null: no authorizer) are the
+     * claims a JWT authorizer accepted, put where payload 2.0 puts them: {@code requestContext.authorizer.jwt.claims}
+     * (with {@code scopes} null: no route of ours requires scopes).
+     */
+    public static ObjectNode event(HttpApiRoute.Match match, Request request, String requestId, Instant now,
+                                   int port, Map<String, String> jwtClaims) {
         ObjectNode event = JobJson.mapper().createObjectNode();
         event.put("version", "2.0");
         event.put("routeKey", match.route().routeKey());
@@ -74,7 +84,14 @@ public final class HttpApiPayload {
             ObjectNode p = event.putObject("pathParameters");
             match.pathParameters().forEach(p::put);
         }
-        event.set("requestContext", requestContext(match, request, headers, requestId, now));
+        ObjectNode context = requestContext(match, request, headers, requestId, now);
+        if (jwtClaims != null) {
+            ObjectNode jwt = context.putObject("authorizer").putObject("jwt");
+            ObjectNode claims = jwt.putObject("claims");
+            jwtClaims.forEach(claims::put);
+            jwt.putNull("scopes");
+        }
+        event.set("requestContext", context);
         putBody(event, request.body(), headers.get("content-type"));
         return event;
     }
@@ -229,6 +246,11 @@ public final class HttpApiPayload {
     /** What API Gateway answers when the integration fails. */
     public static Response internalError() {
         return Response.json(500, "{\"message\":\"Internal Server Error\"}");
+    }
+
+    /** What API Gateway's JWT authorizer answers for a missing or refused token. */
+    public static Response unauthorized() {
+        return Response.json(401, "{\"message\":\"Unauthorized\"}");
     }
 
     public static Response notFound() {

@@ -96,11 +96,11 @@ final class ConsoleApi {
         jobs.request(requestId).ifPresent(body -> answer.set("request", json(body)));
         ArrayNode notifications = answer.putArray("notifications");
         for (String step : jobs.notifications(requestId)) {
-            objects.apply(JobLayout.notificationKey(requestId, step)).ifPresent(record -> notifications.addObject()
+            objects.apply(JobLayout.notificationKey(jobs.storedId(requestId), step)).ifPresent(record -> notifications.addObject()
                     .put("step", step).set("record", json(record)));
         }
         ObjectNode trace = answer.putObject("trace").put("enabled", traceFile != null);
-        Optional<String> traceId = row.map(JobRow::traceId).or(() -> resultTraceId(requestId));
+        Optional<String> traceId = row.map(JobRow::traceId).or(() -> resultTraceId(jobs.storedId(requestId)));
         if (traceFile != null && traceId.isPresent()) {
             trace.put("traceId", traceId.get());
             List<TraceSpans.Span> spans = TraceSpans.ofTrace(traceFile, traceId.get());

@@ -12,7 +12,10 @@ import java.util.TreeSet;
  * {@link RecentJobs}.
  */
 final class JobEntry {
+    /** The id the job is stored under (S3 keys, queue messages). */
     final String requestId;
+    /** The id its client chose, when the API answered it (jobs are stored under an id derived from it and its caller). */
+    String clientRequestId;
     final Instant firstSeenAt;
     byte[] request;
     String answeredTier;
@@ -34,5 +37,10 @@ final class JobEntry {
     /** True when S3 holds something newer than what was last read (a result is final: never read again). */
     boolean stale() {
         return result == null && (markerWrites > markerWritesRead || resultWritten);
+    }
+
+    /** The id its client knows it by (the console's pages and links use it), else the stored one. */
+    String shownId() {
+        return clientRequestId != null ? clientRequestId : requestId;
     }
 }

@@ -37,7 +37,7 @@ public record JobRow(String requestId, String status, String tier, String task, 
         Instant startedAt = marker != null && marker.startedAt() != null ? marker.startedAt() : startedAt(result);
         Instant submittedAt = marker != null && marker.submittedAt() != null ? marker.submittedAt()
                 : submittedAt(result, startedAt).orElse(entry.firstSeenAt);
-        return new JobRow(entry.requestId, status, tier, view.map(v -> v.task() == null ? null
+        return new JobRow(entry.shownId(), status, tier, view.map(v -> v.task() == null ? null
                 : v.task().wireName()).orElse(null), submittedAt, startedAt,
                 result == null ? null : result.timestamp(),
                 result != null && result.isCached(), batchId(marker, result),

@@ -7,6 +7,9 @@ import io.gpupipe.localstack.apigateway.HttpApiRoute;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +41,11 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
     private final Function<String, Optional<byte[]>> objects;
     private final Clock clock;
     private final Map<String, JobEntry> jobs = new LinkedHashMap<>();
+    /**
+     * The stored id of each job the API answered, by the id its client chose (pages and links use the client's id;
+     * on the rare clash of two callers' ids the latest answer wins, which only a local console can live with).
+     */
+    private final Map<String, String> storedIds = new HashMap<>();
     /** Per tier, the jobs the API queued that no worker started yet, oldest first (not bounded by CAPACITY). */
     private final Map<String, Map<String, Instant>> queued = new HashMap<>();
     private final ReentrantLock reading = new ReentrantLock();
@@ -51,6 +59,12 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
 
     @Override
     public void answered(HttpApiRoute.Match route, byte[] requestBody, int status, byte[] responseBody) {
+        answered(route, CallerIdentity.ANONYMOUS.owner(), requestBody, status, responseBody);
+    }
+
+    @Override
+    public void answered(HttpApiRoute.Match route, Owner caller, byte[] requestBody, int status,
+                         byte[] responseBody) {
         String key = route.route().routeKey();
         boolean submission = "POST /v1/jobs".equals(key) || "POST /infer".equals(key);
         if (!submission || status < 200 || status >= 300) {
@@ -62,14 +76,18 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
         if (!JobRequestParser.isValidRequestId(requestId)) {
             return;
         }
+        String clientId = JobRequestParser.normalizeRequestId(requestId);
+        String stored = caller == null ? clientId : JobIds.stored(caller, clientId);
         synchronized (this) {
-            JobEntry entry = entry(requestId);
+            JobEntry entry = entry(stored);
+            entry.clientRequestId = clientId;
+            storedIds.put(clientId, stored);
             entry.request = requestBody;
             entry.answeredTier = answer.path("tier").asText(null);
             // the worker may have written its running marker before this answer was even sent
             if (entry.answeredTier != null && entry.markerWrites < 2 && !entry.resultWritten) {
                 queued.computeIfAbsent(entry.answeredTier, t -> new LinkedHashMap<>())
-                        .putIfAbsent(requestId, entry.firstSeenAt);
+                        .putIfAbsent(stored, entry.firstSeenAt);
             }
         }
     }
@@ -116,9 +134,12 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
             entry = new JobEntry(requestId, clock.instant());
             jobs.put(requestId, entry);
             if (jobs.size() > CAPACITY) {
-                Iterator<String> oldest = jobs.keySet().iterator();
-                oldest.next();
+                Iterator<JobEntry> oldest = jobs.values().iterator();
+                JobEntry evicted = oldest.next();
                 oldest.remove();
+                if (evicted.clientRequestId != null) {
+                    storedIds.remove(evicted.clientRequestId, evicted.requestId);
+                }
             }
         }
         return entry;
@@ -142,7 +163,7 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
     public Optional<JobRow> find(String requestId) {
         JobEntry entry;
         synchronized (this) {
-            entry = jobs.get(requestId);
+            entry = jobs.get(storedId(requestId));
         }
         if (entry == null) {
             return Optional.empty();
@@ -155,12 +176,18 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
 
     /** The request body the API accepted for {@code requestId}, when the console saw it. */
     public synchronized Optional<byte[]> request(String requestId) {
-        return Optional.ofNullable(jobs.get(requestId)).map(e -> e.request);
+        return Optional.ofNullable(jobs.get(storedId(requestId))).map(e -> e.request);
     }
 
     /** The notification steps recorded for {@code requestId} (published, callback, undeliverable). */
     public synchronized List<String> notifications(String requestId) {
-        return Optional.ofNullable(jobs.get(requestId)).map(e -> List.copyOf(e.notifications)).orElse(List.of());
+        return Optional.ofNullable(jobs.get(storedId(requestId))).map(e -> List.copyOf(e.notifications))
+                .orElse(List.of());
+    }
+
+    /** The id the job a page names {@code requestId} (its client's id, or a stored one) is stored under. */
+    public synchronized String storedId(String requestId) {
+        return storedIds.getOrDefault(requestId, requestId);
     }
 
     /**

@@ -2,6 +2,8 @@ package io.gpupipe.localstack.chaos;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -26,6 +28,18 @@ public final class SoakJobs {
      * A small text-generation job; one in five is routed to the large tier; a {@code slow} one is marked
      * {@link #OUTLASTS_VISIBILITY} for the model server.
      */
+    /**
+     * A job body as the router sends it for {@code owner} (a queue message may say so, its senders being trusted by
+     * IAM): under the stored id, with the owner and the client's id.
+     */
+    public static String asStored(String body, Owner owner) {
+        ObjectNode job = (ObjectNode) JobJson.read(body, com.fasterxml.jackson.databind.JsonNode.class);
+        String clientId = job.path("requestId").asText();
+        job.put("requestId", JobIds.stored(owner, clientId)).put("owner", owner.value())
+                .put("clientRequestId", clientId);
+        return job.toString();
+    }
+
     public static String job(String requestId, int index, String callbackUrl, boolean slow) {
         ObjectNode body = JobJson.mapper().createObjectNode().put("requestId", requestId).put("task", "generate")
                 .put("prompt", PROMPT_PREFIX + requestId + (slow ? OUTLASTS_VISIBILITY : " ")

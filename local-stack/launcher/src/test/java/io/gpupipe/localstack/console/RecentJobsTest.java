@@ -11,6 +11,8 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -58,8 +60,10 @@ class RecentJobsTest {
     void newest_shouldFollowAJob_fromTheApisAnswerToItsResult() {
         // given the API accepted a job (the router wrote its marker first)
         String id = UUID.randomUUID().toString();
+        // stored under the id derived from its caller (the anonymous one here) and the client's id
+        String stored = JobIds.stored(CallerIdentity.ANONYMOUS.owner(), id);
         Instant submitted = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        put(JobLayout.markerKey(id), new JobState(id, JobStatus.QUEUED, SMALL, Task.GENERATE, submitted, submitted,
+        put(JobLayout.markerKey(stored), new JobState(stored, JobStatus.QUEUED, SMALL, Task.GENERATE, submitted, submitted,
                 null, null));
         answer(id, "{\"prompt\":\"Once upon a time\",\"maxTokens\":8}");
         // then it reads queued, with the API's tier and its prompt, and its tier's queue has waited since then
@@ -72,7 +76,7 @@ class RecentJobsTest {
         assertThat(jobs.oldestQueued()).containsKey("small");
         // when a worker starts it
         Instant started = submitted.plusMillis(40);
-        put(JobLayout.markerKey(id), new JobState(id, JobStatus.RUNNING, SMALL, Task.GENERATE, submitted, started,
+        put(JobLayout.markerKey(stored), new JobState(stored, JobStatus.RUNNING, SMALL, Task.GENERATE, submitted, started,
                 started, "arn:task"));
         // then
         JobRow running = only(jobs.newest(10));
@@ -81,14 +85,17 @@ class RecentJobsTest {
         assertThat(jobs.oldestQueued()).doesNotContainKey("small");
         // when its result and a notification are written
         Instant finished = started.plusMillis(300);
-        put(JobLayout.resultKey(id), result(id, JobStatus.SUCCEEDED, finished));
-        put(JobLayout.notificationKey(id, "published"), JobJson.mapper().createObjectNode().put("messageId", "m1"));
+        put(JobLayout.resultKey(stored), result(stored, JobStatus.SUCCEEDED, finished));
+        put(JobLayout.notificationKey(stored, "published"), JobJson.mapper().createObjectNode().put("messageId", "m1"));
         // then
         JobRow done = only(jobs.newest(10));
         assertThat(done.status()).isEqualTo("succeeded");
         assertThat(done.finishedAt()).isEqualTo(finished);
         assertThat(done.notifications()).containsExactly("published");
         assertThat(done.cached()).isFalse();
+        assertThat(done.requestId()).as("shown by the client's id").isEqualTo(id);
+        assertThat(jobs.find(id)).isPresent();
+        assertThat(jobs.notifications(id)).containsExactly("published");
     }
 
     @Test
