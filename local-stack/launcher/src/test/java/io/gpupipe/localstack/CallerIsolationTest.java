@@ -2,6 +2,7 @@ package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
@@ -34,6 +35,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -336,16 +338,13 @@ class CallerIsolationTest {
 
     /** Polls {@code call} until it answers {@code status} (an eventually consistent release). */
     private static ApiClient.Reply awaitStatus(Supplier<ApiClient.Reply> call, int status) {
-        long deadline = System.nanoTime() + RELEASE_LIMIT.toNanos();
-        ApiClient.Reply last = null;
-        while (System.nanoTime() < deadline) {
-            last = call.get();
-            if (last.status() == status) {
-                return last;
-            }
-            ApiClient.sleep(100);
-        }
-        return fail("never answered " + status + " within " + RELEASE_LIMIT + "; last: " + last);
+        AtomicReference<ApiClient.Reply> last = new AtomicReference<>();
+        await("an answer " + status).atMost(RELEASE_LIMIT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    last.set(call.get());
+                    return last.get().status() == status;
+                });
+        return last.get();
     }
 
     /** Both replies, with each one's own id masked, are the same: the first id does not exist for this caller. */
