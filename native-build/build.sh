@@ -2,7 +2,7 @@
 # Builds gpupipe's deployable artifacts where a container engine (Docker or Podman) exists. Dev machines without
 # one use the JVM path instead: ./mvnw -B package -DskipTests, then sam deploy with FunctionPackage=jvm.
 #
-#   native-build/build.sh                      # the four Lambda functions, native (bootstrap in function.zip)
+#   native-build/build.sh                      # the six Lambda functions, native (bootstrap in function.zip)
 #   native-build/build.sh --worker native      # + the gpu-worker image, native executable
 #   native-build/build.sh --worker jvm         # + the gpu-worker image, JVM (fast-jar)
 #   native-build/build.sh --model small        # + the small tier's model-server image (weights baked in)
