@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Synthesizes the CDK app offline (no CDK CLI, no AWS credentials) into $1 (default cdk/target/cdk.out) and lints
-# every template with cfn-lint unless --no-lint. Needs the module built: ./mvnw -B -pl cdk package (or verify).
+# every template with cfn-lint unless --no-lint. Needs the module built: ./mvnw -B -pl cdk -am package -DskipTests (or verify).
 # Extra context: CDK_CONTEXT_JSON='{"samStackName":"gpupipe-prod"}' cdk/synth.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,7 +13,7 @@ for arg in "$@"; do
     esac
 done
 if [[ ! -f "${here}/target/classpath.txt" || ! -d "${here}/target/classes" ]]; then
-    echo "synth.sh: build the module first: ./mvnw -B -pl cdk package" >&2
+    echo "synth.sh: build the module first: ./mvnw -B -pl cdk -am package -DskipTests" >&2
     exit 2
 fi
 rm -rf "$out"

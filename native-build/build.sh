@@ -93,14 +93,10 @@ echo "build.sh: container engine $engine, builder $MANDREL_IMAGE, tag $TAG"
 native_flags=(-Dquarkus.native.enabled=true -Dquarkus.native.container-build=true
     "-Dquarkus.native.container-runtime=$engine" "-Dquarkus.native.builder-image=$MANDREL_IMAGE")
 
-if $build_functions || [[ -n "$worker" ]]; then
-    # shared-model (and local-aws, a test dependency of every module) must be installed before -pl builds.
-    ./mvnw -B -ntp install -DskipTests -pl shared-model,local-stack/local-aws
-fi
-
 if $build_functions; then
     modules=$(printf 'functions/%s,' "${FUNCTIONS[@]}")
-    ./mvnw -B -ntp package -DskipTests -pl "${modules%,}" "${native_flags[@]}"
+    # -am builds the modules they depend on in the same reactor: nothing is installed into ~/.m2
+    ./mvnw -B -ntp -pl "${modules%,}" -am package -DskipTests "${native_flags[@]}"
     for fn in "${FUNCTIONS[@]}"; do
         zip="functions/$fn/target/function.zip"
         if ! unzip -l "$zip" | grep -q ' bootstrap$'; then
@@ -115,11 +111,11 @@ fi
 case "$worker" in
     "") ;;
     native)
-        ./mvnw -B -ntp package -DskipTests -pl gpu-worker "${native_flags[@]}"
+        ./mvnw -B -ntp -pl gpu-worker -am package -DskipTests "${native_flags[@]}"
         "$engine" build -f native-build/Dockerfile.worker-native -t "gpupipe/gpu-worker:$TAG" .
         ;;
     jvm)
-        ./mvnw -B -ntp package -DskipTests -pl gpu-worker
+        ./mvnw -B -ntp -pl gpu-worker -am package -DskipTests
         "$engine" build -f native-build/Dockerfile.worker-jvm -t "gpupipe/gpu-worker:$TAG" .
         ;;
     *) echo "build.sh: --worker takes native or jvm" >&2; exit 2 ;;
