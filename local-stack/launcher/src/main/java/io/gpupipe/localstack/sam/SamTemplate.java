@@ -64,6 +64,13 @@ public final class SamTemplate {
         return new SamTemplate((Map<String, Object>) template.get("Resources"));
     }
 
+    /** The names of the template's parameters, in the template's order (DocumentationTest checks each is documented). */
+    @SuppressWarnings("unchecked")
+    public static List<String> parameterNames(String yaml) {
+        Map<String, Object> template = new Yaml(new IntrinsicsConstructor()).load(yaml);
+        return List.copyOf(((Map<String, Object>) template.getOrDefault("Parameters", Map.of())).keySet());
+    }
+
     /** The function whose package is {@code functions/<module>/target/function.zip}. */
     public Function function(String module) {
         for (Map.Entry<String, Object> resource : resources.entrySet()) {

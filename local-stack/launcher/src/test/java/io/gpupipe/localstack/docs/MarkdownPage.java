@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.commonmark.ext.gfm.tables.TableBody;
+import org.commonmark.ext.gfm.tables.TableCell;
+import org.commonmark.ext.gfm.tables.TableRow;
 import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.ext.heading.anchor.IdGenerator;
 import org.commonmark.node.AbstractVisitor;
@@ -35,6 +38,14 @@ public record MarkdownPage(Path file, String name, List<String> lines, Node docu
             .includeSourceSpans(IncludeSourceSpans.BLOCKS_AND_INLINES).build();
     private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
     private static final Set<String> SKIPPED_DIRECTORIES = Set.of("target", "node_modules");
+
+    /** A row of a table's body: the section it stands in (the nearest heading of level 1 or 2), each cell's code. */
+    public record Row(String section, List<List<String>> cellCode, int line) {
+        /** The inline code of the row's first cell. */
+        public List<String> firstCellCode() {
+            return cellCode.isEmpty() ? List.of() : cellCode.get(0);
+        }
+    }
 
     /** A link whose destination is a path in the repository ({@code docs/api.md#errors}, {@code #errors}). */
     public record Link(String destination, String path, String anchor, int line) {
@@ -114,6 +125,66 @@ public record MarkdownPage(Path file, String name, List<String> lines, Node docu
             }
         });
         return anchors;
+    }
+
+    /** Every body row of every table on this page, with the inline code of each cell. */
+    public List<Row> tableRows() {
+        List<Row> rows = new ArrayList<>();
+        String section = "";
+        for (Node node = document.getFirstChild(); node != null; node = node.getNext()) {
+            if (node instanceof Heading heading && heading.getLevel() <= 2) {
+                section = text(heading).strip();
+            }
+            String current = section;
+            node.accept(new AbstractVisitor() {
+                @Override
+                public void visit(org.commonmark.node.CustomNode custom) {
+                    if (custom instanceof TableRow row && row.getParent() instanceof TableBody) {
+                        List<List<String>> cells = new ArrayList<>();
+                        for (Node cell = row.getFirstChild(); cell != null; cell = cell.getNext()) {
+                            if (cell instanceof TableCell) {
+                                cells.add(inlineCode(cell));
+                            }
+                        }
+                        rows.add(new Row(current, cells, line(row)));
+                    } else {
+                        visitChildren(custom);
+                    }
+                }
+            });
+        }
+        return rows;
+    }
+
+    /** The inline code outside tables, per section (the nearest heading of level 1 or 2), in page order. */
+    public java.util.Map<String, List<String>> proseCodeBySection() {
+        java.util.Map<String, List<String>> code = new java.util.LinkedHashMap<>();
+        String section = "";
+        for (Node node = document.getFirstChild(); node != null; node = node.getNext()) {
+            if (node instanceof Heading heading && heading.getLevel() <= 2) {
+                section = text(heading).strip();
+            }
+            if (!(node instanceof org.commonmark.ext.gfm.tables.TableBlock)) {
+                code.computeIfAbsent(section, s -> new ArrayList<>()).addAll(inlineCode(node));
+            }
+        }
+        return code;
+    }
+
+    /** Every inline code span of this page, tables included. */
+    public List<String> inlineCode() {
+        return inlineCode(document);
+    }
+
+    private static List<String> inlineCode(Node node) {
+        List<String> code = new ArrayList<>();
+        node.accept(new AbstractVisitor() {
+            @Override
+            public void visit(Code c) {
+                code.add(c.getLiteral());
+            }
+        });
+        return code;
     }
 
     /** The lines of the code blocks in the section under the heading {@code title} (up to the next heading). */
