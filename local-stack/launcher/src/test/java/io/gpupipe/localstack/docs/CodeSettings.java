@@ -52,7 +52,7 @@ public record CodeSettings(Set<String> configKeys, Set<String> cdkContextKeys, S
         Set<String> cdk = new TreeSet<>();
         Set<String> env = new TreeSet<>();
         for (Path file : mainSources(repo)) {
-            JavaSource source = JavaSource.of(read(file));
+            JavaSource source = JavaSource.of(readText(file));
             config.addAll(configKeys(source));
             env.addAll(environmentVariables(source));
             if (repo.relativize(file).startsWith("cdk")) {
@@ -256,7 +256,7 @@ public record CodeSettings(Set<String> configKeys, Set<String> cdkContextKeys, S
         }
     }
 
-    private static String read(Path file) {
+    private static String readText(Path file) {
         try {
             return Files.readString(file);
         } catch (IOException e) {

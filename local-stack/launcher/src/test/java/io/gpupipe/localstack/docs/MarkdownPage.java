@@ -71,7 +71,7 @@ public record MarkdownPage(Path file, String name, List<String> lines, Node docu
         return true;
     }
 
-    static MarkdownPage read(Path root, Path file) {
+    public static MarkdownPage read(Path root, Path file) {
         try {
             String text = Files.readString(file);
             return new MarkdownPage(file.toAbsolutePath().normalize(), root.relativize(file).toString(),
