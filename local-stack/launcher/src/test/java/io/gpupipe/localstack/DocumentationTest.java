@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * Keeps the documentation honest: README.md stays a front page of at most {@value #README_MAX_LINES} lines whose
  * quick start gives the run and test commands; every relative link and {@code #anchor} in any Markdown file of the
  * repository resolves; every page under docs/ is linked from README.md; every {@code ./mvnw} command in any Markdown
- * file and in the CI workflows names modules, profiles and test classes the build has, with {@code -am} where it
+ * file, CI workflow and shell script names modules, profiles and test classes the build has, with {@code -am} where it
  * names a module that depends on others (nothing is installed into ~/.m2 on a fresh clone); no page speaks in issue
  * numbers. Settings are checked by {@link ConfigurationDocumentationTest}. The run command
  * itself is executed by {@link ReadmeCommandTest}.
@@ -93,7 +93,7 @@ class DocumentationTest {
         // given
         List<MavenCommand> commands = new ArrayList<>();
         List<String> wrong = new ArrayList<>();
-        // when: every Markdown file of the repository, and the CI workflows
+        // when: every Markdown file of the repository, the CI workflows and scripts, the shell scripts
         for (MarkdownPage page : pages) {
             for (MavenCommand command : page.mavenCommands()) {
                 commands.add(command);
@@ -101,14 +101,14 @@ class DocumentationTest {
                         + problem + "\n      " + command.text()));
             }
         }
-        for (ShellSnippets.Found found : ShellSnippets.workflowCommands(repo)) {
+        for (ShellSnippets.Found found : ShellSnippets.commands(repo)) {
             MavenCommand command = found.command();
             commands.add(command);
             reactor.problems(command).forEach(problem -> wrong.add(repo.relativize(found.file()) + ":"
                     + command.line() + ": " + problem + "\n      " + command.text()));
         }
         // then
-        assertThat(commands).as("./mvnw commands in the repository's Markdown and workflows")
+        assertThat(commands).as("./mvnw commands in the repository's Markdown and shell")
                 .extracting(MavenCommand::text).contains(RUN_COMMAND, TEST_COMMAND);
         assertThat(wrong).as("./mvnw commands that would fail on a fresh clone: naming what the build does not "
                 + "have, or one module without the modules it depends on").isEmpty();

@@ -54,6 +54,9 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
         List<String> problems = new ArrayList<>();
         List<Module> selected = new ArrayList<>();
         for (String project : args.projects()) {
+            if (project.contains("$")) {
+                continue; // a script's variable: its value is not known here
+            }
             String name = project.replaceFirst("^[!-]", "");
             modules.stream().filter(m -> m.isNamedBy(name)).findFirst().ifPresentOrElse(selected::add,
                     () -> problems.add("-pl " + project + " is no module of the root pom; modules: "
@@ -118,10 +121,10 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
                 String arg = args.get(i);
                 String next = i + 1 < args.size() ? args.get(i + 1) : "";
                 if (arg.equals("-pl") || arg.equals("--projects")) {
-                    projects.addAll(split(next));
+                    projects.addAll(projectList(next));
                     i++;
                 } else if (arg.startsWith("-pl")) {
-                    projects.addAll(split(arg.substring("-pl".length())));
+                    projects.addAll(projectList(arg.substring("-pl".length())));
                 } else if (arg.equals("-P") || arg.equals("--activate-profiles")) {
                     profiles.addAll(split(next));
                     i++;
@@ -136,6 +139,11 @@ public record MavenReactor(List<Module> modules, Set<String> rootProfiles) {
                 }
             }
             return new MavenArgs(projects, alsoMake, profiles, tests, integrationTests);
+        }
+
+        /** A script's variable ({@code "${modules%,}"}) stays one entry: its commas are not the list's. */
+        private static List<String> projectList(String list) {
+            return list.contains("$") ? List.of(list) : split(list);
         }
 
         private static List<String> split(String list) {

@@ -41,6 +41,7 @@ class MavenReactorTest {
         "./mvnw -B -Pserve -pl apps/web -am package",
         "./mvnw -B -pl apps/web -am verify -Dtest=CoreTest -Dsurefire.failIfNoSpecifiedTests=false",
         "./mvnw -B -pl apps/web -am verify -Dtest=NoSuchTest -Dit.test=WebStartIT",
+        "./mvnw -B -pl \"${modules%,}\" -am package",
     })
     void problems_shouldBeNone_whenTheCommandNamesWhatTheBuildHas(String line) {
         assertThat(reactor.problems(command(line))).isEmpty();
