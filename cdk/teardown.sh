@@ -49,12 +49,12 @@ fi
 aws_read() {
     aws --region "$region" "$@"
 }
-# every call that changes something goes through here, so --dry-run runs none of them
+# every call that changes something goes through here, so --dry-run runs none of them (their answers are not shown)
 aws_change() {
     if $dry_run; then
         echo "dry-run: aws --region $region $*"
     else
-        aws --region "$region" "$@"
+        aws --region "$region" "$@" >/dev/null
     fi
 }
 
@@ -133,7 +133,7 @@ empty_bucket() {
                 --query "{Objects: $kind[].{Key: Key, VersionId: VersionId}, Quiet: \`true\`}")"
             if [[ "$batch" == *'"Key"'* ]]; then
                 count=$((count + 1))
-                aws_change s3api delete-objects --bucket "$1" --delete "$batch" >/dev/null
+                aws_change s3api delete-objects --bucket "$1" --delete "$batch"
             fi
         done
         if [[ $count -eq 0 ]] || $dry_run; then
@@ -148,7 +148,7 @@ if [[ -n "$bucket" ]]; then
 fi
 for repository in "${repositories[@]}"; do
     echo "deleting repository $repository"
-    aws_change ecr delete-repository --repository-name "$repository" --force >/dev/null
+    aws_change ecr delete-repository --repository-name "$repository" --force
 done
 for group in "${log_groups[@]}"; do
     if aws_read logs describe-log-groups --log-group-name-prefix "$group" --query 'logGroups[].logGroupName' \

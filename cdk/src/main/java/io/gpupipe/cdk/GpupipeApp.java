@@ -101,8 +101,10 @@ public final class GpupipeApp {
      * none (environment-agnostic templates).
      */
     private static Environment environment(Optional<String> samRegion) {
-        String account = System.getenv("CDK_DEFAULT_ACCOUNT");
-        String cliRegion = System.getenv("CDK_DEFAULT_REGION");
+        return environment(samRegion, System.getenv("CDK_DEFAULT_ACCOUNT"), System.getenv("CDK_DEFAULT_REGION"));
+    }
+
+    static Environment environment(Optional<String> samRegion, String account, String cliRegion) {
         String region = samRegion.orElse(cliRegion);
         if (account == null || region == null) {
             return null;
