@@ -11,6 +11,7 @@ import io.gpupipe.model.sizing.ModelFootprint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Everything the GPU side needs to know about one tier: the model it serves (for the VRAM sizing gate and the model
@@ -88,6 +89,12 @@ public record TierSpec(
         if (scaleInAfter.toMinutes() < 1) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": scaleInAfter must be >= 1 minute");
         }
+    }
+
+    /** True when {@code instanceType} (e.g. g6e.xlarge) matches one of the tier's allowed types or families. */
+    public boolean allowsInstanceType(String instanceType) {
+        return allowedInstanceTypes.stream().anyMatch(pattern -> instanceType.matches(
+                Pattern.quote(pattern).replace("*", "\\E.*\\Q")));
     }
 
     /** What the sizing gate checks the model against: a fraction gets its G6f slice, whole GPUs their minimum. */

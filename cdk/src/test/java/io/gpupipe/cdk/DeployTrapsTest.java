@@ -154,6 +154,21 @@ class DeployTrapsTest {
     }
 
     @Test
+    void warmPool_shouldRefuseAnInstanceTypeOutsideTheTiersList_whenSynthesized() {
+        // given a warm pool asked for on a P instance
+        Map<String, Object> context = new HashMap<>(SynthesizedApp.REVISIONS);
+        context.putAll(Map.of("largeWarmPool", "true", "largeInstanceType", "p5.48xlarge"));
+
+        // then
+        assertThatThrownBy(() -> GpupipeApp.build(new App(AppProps.builder().context(context).build())))
+                .hasMessageContaining("-c largeInstanceType=p5.48xlarge is none of the tier's allowed instance "
+                        + "types [g6e.*]");
+        assertThat(Tiers.of("large").allowsInstanceType("g6e.48xlarge")).isTrue();
+        assertThat(Tiers.of("large").allowsInstanceType("g6ex48xlarge")).as("the dot is literal").isFalse();
+        assertThat(Tiers.of("speech").allowsInstanceType("gr6.4xlarge")).isTrue();
+    }
+
+    @Test
     void modelRepository_shouldKeepEachTiersNewestImagesByItsOwnRule_soNoTiersRebuildExpiresAnother()
             throws Exception {
         // given
