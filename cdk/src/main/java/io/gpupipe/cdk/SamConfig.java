@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +20,9 @@ public record SamConfig(Map<String, Map<String, String>> tables) {
     public static final String DEFAULT_ENVIRONMENT = "default";
 
     public SamConfig {
-        tables = Map.copyOf(tables);
+        Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+        tables.forEach((table, values) -> copy.put(table, Map.copyOf(values)));
+        tables = Collections.unmodifiableMap(copy);
     }
 
     /** The stack name of configuration environment {@code env} ({@code stack_name} of its global or deploy table). */
