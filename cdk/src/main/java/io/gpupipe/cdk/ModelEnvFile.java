@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,7 +15,8 @@ import java.util.Optional;
  * One tier's model, as {@code native-build/models/<tier>.env} pins it: the one file that says which model a tier
  * serves. build.sh and deploy.yml {@code source} it (VLLM_IMAGE, MODEL_REPO, MODEL_REVISION, IMAGE_TAG); the CDK app
  * reads the same keys plus the sizing gate's figures (MODEL_NAME, MODEL_PARAMETERS, MODEL_BYTES_PER_PARAMETER,
- * MODEL_LAYERS, MODEL_HIDDEN_SIZE, MODEL_KV_HEADS, MODEL_ATTENTION_HEADS, MODEL_CONCURRENT_SEQUENCES).
+ * MODEL_LAYERS, MODEL_HIDDEN_SIZE, MODEL_KV_HEADS, MODEL_ATTENTION_HEADS, MODEL_CONCURRENT_SEQUENCES) and the
+ * optional INSTANCE_TYPES the tier's GPU instances are chosen from ({@link TierSpec#allowedInstanceTypes()}).
  */
 public final class ModelEnvFile {
     /** Where the files live, relative to the repository root. */
@@ -39,7 +42,7 @@ public final class ModelEnvFile {
                 .maxConcurrentSequences(integer(env, file, "MODEL_CONCURRENT_SEQUENCES"))
                 .build();
         return new Tiers.ServedModel(footprint, required(env, file, "MODEL_REPO"), required(env, file, "IMAGE_TAG"),
-                required(env, file, "MODEL_REVISION"));
+                required(env, file, "MODEL_REVISION"), instanceTypes(env));
     }
 
     /** KEY=VALUE lines, as a shell's {@code source} reads them here (comments and blank lines skipped). */
@@ -77,6 +80,12 @@ public final class ModelEnvFile {
     private static String required(Map<String, String> env, Path file, String key) {
         return Optional.ofNullable(env.get(key)).filter(v -> !v.isBlank()).orElseThrow(() ->
                 new IllegalStateException(file + ": " + key + " is missing (see docs/tiers.md)"));
+    }
+
+    /** Optional INSTANCE_TYPES: comma-separated EC2 instance types or patterns ({@code g6e.*}); empty if absent. */
+    private static List<String> instanceTypes(Map<String, String> env) {
+        String value = env.getOrDefault("INSTANCE_TYPES", "").strip();
+        return value.isEmpty() ? List.of() : Arrays.stream(value.split(",")).map(String::strip).toList();
     }
 
     private static int integer(Map<String, String> env, Path file, String key) {

@@ -185,7 +185,8 @@ public class TierService extends Construct {
     }
 
     /**
-     * Whole GPUs: attribute-based NVIDIA selection by count and memory. A fraction: the G6f sizes whose slice is that
+     * Whole GPUs: attribute-based NVIDIA selection by count and memory, among the tier's allowed instance types (G
+     * families unless its model file says otherwise: attributes alone would also match P instances). A fraction: the G6f sizes whose slice is that
      * fraction and which have the task's vCPUs and memory ({@link FractionalGpus}); whole-GPU count and memory minima
      * would exclude them. A fractional tier no G6f size can hold fails synthesis: EC2 would never launch an instance.
      */
@@ -198,13 +199,11 @@ public class TierService extends Construct {
         if (spec.gpuShare().isFractional()) {
             return requirements.allowedInstanceTypes(fractionalInstanceTypes(spec)).build();
         }
-        requirements.acceleratorCountMin(spec.gpuShare().devices())
+        return requirements.acceleratorCountMin(spec.gpuShare().devices())
                 .acceleratorCountMax(spec.gpuShare().devices())
-                .acceleratorTotalMemoryMin(Size.mebibytes(spec.acceleratorTotalMemoryMiB()));
-        if (!spec.allowedInstanceTypes().isEmpty()) {
-            requirements.allowedInstanceTypes(spec.allowedInstanceTypes());
-        }
-        return requirements.build();
+                .acceleratorTotalMemoryMin(Size.mebibytes(spec.acceleratorTotalMemoryMiB()))
+                .allowedInstanceTypes(spec.allowedInstanceTypes())
+                .build();
     }
 
     private static List<String> fractionalInstanceTypes(TierSpec spec) {

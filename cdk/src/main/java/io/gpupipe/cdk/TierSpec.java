@@ -11,6 +11,7 @@ import io.gpupipe.model.sizing.ModelFootprint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Everything the GPU side needs to know about one tier: the model it serves (for the VRAM sizing gate and the model
@@ -27,6 +28,10 @@ import java.util.Objects;
  * @param modelRepository  the Hugging Face repository the model-server image bakes in (native-build/models/*.env)
  * @param modelRevision    the commit of that repository the weights were built from (40 hex; synth refuses others)
  * @param contract         which API the model server speaks (vLLM text, or vLLM-Omni speech)
+ * @param allowedInstanceTypes EC2 instance types or patterns the capacity provider may pick among those matching the
+ *                        GPU attributes (native-build/models/{@code <tier>}.env INSTANCE_TYPES); empty means
+ *                        {@link #G_FAMILIES}. Attributes alone also match P-family instances (another quota, several
+ *                        times the price), so a list always applies
  * @param p99SubmitToResult the p99 submit-to-result latency the tier is alarmed above (shared-model JobMetrics)
  */
 public record TierSpec(
@@ -46,6 +51,12 @@ public record TierSpec(
         ModelServerContract contract,
         Duration p99SubmitToResult) {
 
+    /**
+     * The x86 NVIDIA G families (On-Demand quota "Running On-Demand G and VT instances", L-DB2E81BA): what a tier may
+     * run on when its model file names no INSTANCE_TYPES. The GPU attributes pick the sizes within them.
+     */
+    public static final List<String> G_FAMILIES = List.of("g4dn.*", "g5.*", "g6.*", "g6e.*", "gr6.*");
+
     public TierSpec {
         Objects.requireNonNull(tier, "tier");
         Objects.requireNonNull(model, "model");
@@ -55,7 +66,13 @@ public record TierSpec(
         Objects.requireNonNull(scaleInAfter, "scaleInAfter");
         Objects.requireNonNull(modelRepository, "modelRepository");
         Objects.requireNonNull(contract, "contract");
-        allowedInstanceTypes = List.copyOf(allowedInstanceTypes);
+        allowedInstanceTypes = allowedInstanceTypes.isEmpty() ? G_FAMILIES : List.copyOf(allowedInstanceTypes);
+        for (String type : allowedInstanceTypes) {
+            if (type.isBlank() || type.startsWith("*")) {
+                throw new IllegalArgumentException("tier " + tier.wireName() + ": INSTANCE_TYPES entries name a family "
+                        + "(g6e.*) or a type (g6e.xlarge), got '" + type + "'");
+            }
+        }
         if (maxScaleOutStep < 1) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": maxScaleOutStep must be >= 1, got "
                     + maxScaleOutStep);
@@ -72,6 +89,12 @@ public record TierSpec(
         if (scaleInAfter.toMinutes() < 1) {
             throw new IllegalArgumentException("tier " + tier.wireName() + ": scaleInAfter must be >= 1 minute");
         }
+    }
+
+    /** True when {@code instanceType} (e.g. g6e.xlarge) matches one of the tier's allowed types or families. */
+    public boolean allowsInstanceType(String instanceType) {
+        return allowedInstanceTypes.stream().anyMatch(pattern -> instanceType.matches(
+                Pattern.quote(pattern).replace("*", "\\E.*\\Q")));
     }
 
     /** What the sizing gate checks the model against: a fraction gets its G6f slice, whole GPUs their minimum. */

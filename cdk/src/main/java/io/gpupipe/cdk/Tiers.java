@@ -16,9 +16,14 @@ import java.util.List;
 public final class Tiers {
     /**
      * What a tier serves: the sizing gate's footprint, the repository baked into its image, the image tag, and the
-     * commit of the repository (a deployment may override it with {@code -c <tier>ModelRevision}).
+     * commit of the repository (a deployment may override it with {@code -c <tier>ModelRevision}), and the EC2
+     * instance types (patterns) that may run it (INSTANCE_TYPES; empty: {@link TierSpec#G_FAMILIES}).
      */
-    public record ServedModel(ModelFootprint footprint, String repository, String imageTag, String revision) {
+    public record ServedModel(ModelFootprint footprint, String repository, String imageTag, String revision,
+                              List<String> instanceTypes) {
+        public ServedModel {
+            instanceTypes = List.copyOf(instanceTypes);
+        }
     }
 
     /** The context every tier serves: vLLM's --max-model-len, and the sequence length of the sizing gate's KV cache. */
@@ -52,7 +57,7 @@ public final class Tiers {
     public static TierSpec spec(TierDefinition tier, ServedModel model) {
         return new TierSpec(tier.tier(), model.footprint(), tier.gpus(), tier.gpuMemoryMiB(), tier.taskCpu(),
                 tier.taskMemoryMiB(), tier.maxScaleOutStep(), model.imageTag(), tier.modelLoadGrace(),
-                tier.scaleInAfter(), List.of(), model.repository(), model.revision(), tier.contract(),
+                tier.scaleInAfter(), model.instanceTypes(), model.repository(), model.revision(), tier.contract(),
                 JobMetrics.p99SubmitToResultObjective(tier));
     }
 }

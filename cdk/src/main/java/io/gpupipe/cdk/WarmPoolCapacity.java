@@ -68,6 +68,11 @@ public class WarmPoolCapacity extends Construct {
                             Number maxInstances, ISecurityGroup securityGroup, Images images) {
         super(scope, id);
         String instanceType = context(spec.tier().wireName() + "InstanceType");
+        if (!spec.allowsInstanceType(instanceType)) {
+            throw new IllegalArgumentException("-c " + spec.tier().wireName() + "InstanceType=" + instanceType
+                    + " is none of the tier's allowed instance types " + spec.allowedInstanceTypes()
+                    + " (INSTANCE_TYPES in native-build/models/" + spec.tier().wireName() + ".env)");
+        }
         int poolSize = Integer.parseInt(contextOr(spec.tier().wireName() + "WarmPoolSize", "1"));
         Role instanceRole = Role.Builder.create(this, "InstanceRole")
                 .assumedBy(new ServicePrincipal("ec2.amazonaws.com"))

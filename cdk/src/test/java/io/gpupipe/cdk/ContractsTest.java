@@ -175,10 +175,11 @@ class ContractsTest {
     private static WorkerStack workerStack(TierSpec tier) {
         App app = new App();
         NetworkStack net = new NetworkStack(app, "network", null);
-        RegistryStack registry = new RegistryStack(app, "registry", null);
+        RegistryStack registry = new RegistryStack(app, "registry", null, List.of(tier.tier()));
         return new WorkerStack(app, "gpu", null, net.getVpc(), registry.getWorkerRepository(),
                 registry.getModelServerRepository(),
-                new WorkerStack.Inputs(new SamExports("gpupipe"), List.of(tier), "test", Optional.empty()));
+                new WorkerStack.Inputs(new SamExports("gpupipe"), List.of(tier), Optional.of("test"),
+                        Optional.empty()));
     }
 
     private static List<String> instanceSubnetImports() {

@@ -28,6 +28,19 @@ class DeployWorkflowTest {
     }
 
     @Test
+    void cdkDeploys_shouldPassTheJobsRegion_andTheWorkerTagThroughTheSsmParameterTheGpuStackReads() {
+        List<String> cdkDeploys = Pattern.compile("npx --yes aws-cdk@2 deploy [^\\n]*(\\n\\s+[^\\n]*)?")
+                .matcher(WORKFLOW).results().map(m -> m.group()).toList();
+        assertThat(cdkDeploys).hasSize(2).allSatisfy(deploy -> assertThat(deploy)
+                .contains("-c region=\"$AWS_REGION\"").doesNotContain("workerImageTag"));
+        int put = WORKFLOW.indexOf("aws ssm put-parameter --name \"" + WorkerStack.workerImageTagParameter("$STACK")
+                + "\"");
+        assertThat(put).as("the worker tag recorded where the GPU stack reads it").isPositive()
+                .isGreaterThan(WORKFLOW.indexOf("native-build/build.sh --no-functions"))
+                .isLessThan(WORKFLOW.indexOf("deploy \"$STACK-gpu\""));
+    }
+
+    @Test
     void everyTiersModelImage_shouldBeBuiltByThePipeline_withItsPinnedCommitPassedToCdk() {
         assertThat(WORKFLOW).contains("for env in native-build/models/*.env; do")
                 .contains("-c ${tier}ModelRevision=").contains("--model $tier");

@@ -106,9 +106,9 @@ class SizingGateTest {
 
     private static WorkerStack workerStack(App app, List<TierSpec> tiers) {
         NetworkStack network = new NetworkStack(app, "network", null);
-        RegistryStack registry = new RegistryStack(app, "registry", null);
+        RegistryStack registry = new RegistryStack(app, "registry", null, tiers.stream().map(TierSpec::tier).toList());
         return new WorkerStack(app, "gpu", null, network.getVpc(), registry.getWorkerRepository(),
                 registry.getModelServerRepository(),
-                new WorkerStack.Inputs(new SamExports("gpupipe"), tiers, "test", Optional.empty()));
+                new WorkerStack.Inputs(new SamExports("gpupipe"), tiers, Optional.of("test"), Optional.empty()));
     }
 }
