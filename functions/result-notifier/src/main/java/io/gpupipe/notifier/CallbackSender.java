@@ -90,7 +90,8 @@ public class CallbackSender {
         String lastError = null;
         for (int attempt = 1; ; attempt++) {
             try {
-                int status = http.send(request(uri, messageId, body, key), HttpResponse.BodyHandlers.discarding()).statusCode();
+                int status = http.send(request(uri, messageId, body, key), HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
                 CallbackRetryPolicy.Verdict verdict = retries.onStatus(status);
                 if (verdict == CallbackRetryPolicy.Verdict.DELIVERED) {
                     return CallbackDelivery.delivered(attempt, status);

@@ -23,8 +23,8 @@ public interface NotifierConfig {
     Optional<String> callbackSecret();
 
     /**
-     * ARN of the Secrets Manager secret whose SecretString is the callback signing secret, read at runtime (in AWS), so the key never
-     * sits in the function's environment. Exactly one of this and {@link #callbackSecret()} is set.
+     * ARN of the Secrets Manager secret whose SecretString is the callback signing secret, read at runtime (in AWS),
+     * so the key never sits in the function's environment. Exactly one of this and {@link #callbackSecret()} is set.
      */
     Optional<String> callbackSecretArn();
 

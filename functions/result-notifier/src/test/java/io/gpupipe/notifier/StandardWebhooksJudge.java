@@ -35,7 +35,8 @@ final class StandardWebhooksJudge {
 
     /** The installed judge, or the calling test aborted (skipped) with the reason. */
     static StandardWebhooksJudge installed() {
-        Assumptions.assumeTrue(runs("node", "--version"), "node is not installed: skipping the Standard Webhooks judge");
+        Assumptions.assumeTrue(runs("node", "--version"),
+                "node is not installed: skipping the Standard Webhooks judge");
         Assumptions.assumeTrue(runs("npm", "--version"), "npm is not installed: skipping the Standard Webhooks judge");
         try {
             Files.createDirectories(HOME);

@@ -546,7 +546,8 @@ class LocalStackEndToEndTest {
             server.createContext("/batch-hook", exchange -> {
                 String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
                 allVerified &= CallbackSignature.verify(CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET),
-                        exchange.getRequestHeaders()::getFirst, body, Instant.now(), CallbackSignature.DEFAULT_TOLERANCE);
+                        exchange.getRequestHeaders()::getFirst, body, Instant.now(),
+                        CallbackSignature.DEFAULT_TOLERANCE);
                 bodies.add(JobJson.read(body, JsonNode.class));
                 exchange.sendResponseHeaders(204, -1);
                 exchange.close();
