@@ -7,6 +7,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackRedelivery;
+import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.notify.RecordOutcome;
 import io.gpupipe.model.notify.ResultDocument;
 import io.gpupipe.model.notify.ResultEvent;
@@ -72,8 +73,8 @@ public class CallbackRedeliverer {
         if (ledger.callbackDelivered(message.bucket(), message.requestId())) {
             delivery = new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
         } else {
-            delivery = callbacks.send(result.callbackUrl(), ResultEvent.of(result, message.bucket(), message.key())
-                    .toJson());
+            delivery = callbacks.send(result.callbackUrl(), CallbackSignature.messageId(message.bucket(),
+                    message.requestId()), ResultEvent.of(result, message.bucket(), message.key()).toJson());
             if (delivery.status() == CallbackDelivery.Status.DELIVERED) {
                 ledger.recordCallbackDelivered(message.bucket(), message.requestId(), delivery.lastHttpStatus());
             } else if (callbacks.worthRedelivering(delivery)) {

@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import io.gpupipe.model.notify.CallbackKey;
+import io.gpupipe.notifier.exception.NotifierAwsException;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,14 +33,21 @@ public class CallbackSecret {
         this.setting = setting;
         this.reader = reader;
         if (setting instanceof CallbackSecretSetting.Plain) {
-            this.value = ((CallbackSecretSetting.Plain) setting).value();
+            String plain = ((CallbackSecretSetting.Plain) setting).value();
+            try {
+                CallbackKey.of(plain);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(CallbackSecretSetting.PLAIN_KEY + ": " + e.getMessage(), e);
+            }
+            this.value = plain;
         }
     }
 
     /**
      * The key, fetched on first use when configured by ARN.
      *
-     * @throws io.gpupipe.notifier.exception.NotifierAwsException when the secret cannot be read
+     * @throws NotifierAwsException when the secret cannot be read, or is not a usable key (a {@code whsec_} value whose
+     *     rest is not base64)
      */
     public String value() {
         String current = value;
@@ -47,7 +56,15 @@ public class CallbackSecret {
         }
         synchronized (this) {
             if (value == null) {
-                value = reader.read(((CallbackSecretSetting.SecretArn) setting).arn());
+                String arn = ((CallbackSecretSetting.SecretArn) setting).arn();
+                String read = reader.read(arn);
+                try {
+                    CallbackKey.of(read);
+                } catch (IllegalArgumentException e) {
+                    throw new NotifierAwsException("the callback secret " + arn + " is not a usable key: "
+                            + e.getMessage(), false, null);
+                }
+                value = read;
             }
             return value;
         }

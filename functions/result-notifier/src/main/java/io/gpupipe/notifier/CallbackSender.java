@@ -1,10 +1,12 @@
 package io.gpupipe.notifier;
 
 import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.notify.CallbackRetryPolicy;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.notify.HostResolver;
+import io.gpupipe.model.notify.LegacyCallbackSignature;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.URI;
@@ -21,7 +23,9 @@ import java.util.Set;
  * up to {@code max-attempts} times with the JDK HttpClient (connect and per-request timeouts, redirects never
  * followed), pausing as {@link CallbackRetryPolicy} says between attempts. A plain loop instead of a fault-tolerance
  * library: three attempts and a backoff need no interceptor, and the policy it follows is unit-tested in
- * shared-model. Each attempt is signed afresh, so its timestamp is current.
+ * shared-model. Signed the Standard Webhooks way ({@link CallbackSignature}): every attempt carries the same
+ * {@code webhook-id} (the caller's, stable across redeliveries too) and is signed afresh, so its timestamp is current;
+ * the deprecated {@code X-Gpupipe-Signature} pair is added while {@code callback.legacy-signature} is on.
  */
 @ApplicationScoped
 public class CallbackSender {
@@ -33,6 +37,7 @@ public class CallbackSender {
     private final Duration requestTimeout;
     private final CallbackSecret secret;
     private final Clock clock;
+    private final boolean legacySignature;
 
     CallbackSender(NotifierConfig config, CallbackSecret secret, Clock clock) {
         NotifierConfig.Callback callback = config.callback();
@@ -45,20 +50,22 @@ public class CallbackSender {
         this.requestTimeout = callback.requestTimeout();
         this.secret = secret;
         this.clock = clock;
+        this.legacySignature = callback.legacySignature();
     }
 
     /**
-     * Sends {@code body} to {@code url}, or refuses to.
+     * Sends {@code body} to {@code url} as event {@code messageId} ({@link CallbackSignature#messageId}), or refuses
+     * to.
      *
      * @throws io.gpupipe.notifier.exception.NotifierAwsException only when the signing secret cannot be read (first
      *     use of a secret configured by ARN); nothing has been sent then
      */
-    public CallbackDelivery send(String url, String body) {
+    public CallbackDelivery send(String url, String messageId, String body) {
         CallbackTargetPolicy.Verdict verdict = targets.check(url);
         if (verdict instanceof CallbackTargetPolicy.Verdict.Refused) {
             return CallbackDelivery.refused(((CallbackTargetPolicy.Verdict.Refused) verdict).reason());
         }
-        return deliver(((CallbackTargetPolicy.Verdict.Allowed) verdict).uri(), body);
+        return deliver(((CallbackTargetPolicy.Verdict.Allowed) verdict).uri(), messageId, body);
     }
 
     /**
@@ -77,13 +84,14 @@ public class CallbackSender {
                 || retries.onStatus(delivery.lastHttpStatus()) == CallbackRetryPolicy.Verdict.RETRY);
     }
 
-    private CallbackDelivery deliver(URI uri, String body) {
+    private CallbackDelivery deliver(URI uri, String messageId, String body) {
         String key = secret.value();
         Integer lastStatus = null;
         String lastError = null;
         for (int attempt = 1; ; attempt++) {
             try {
-                int status = http.send(request(uri, body, key), HttpResponse.BodyHandlers.discarding()).statusCode();
+                int status = http.send(request(uri, messageId, body, key), HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
                 CallbackRetryPolicy.Verdict verdict = retries.onStatus(status);
                 if (verdict == CallbackRetryPolicy.Verdict.DELIVERED) {
                     return CallbackDelivery.delivered(attempt, status);
@@ -106,15 +114,21 @@ public class CallbackSender {
         }
     }
 
-    private HttpRequest request(URI uri, String body, String key) {
+    private HttpRequest request(URI uri, String messageId, String body, String secretValue) {
         long timestamp = clock.instant().getEpochSecond();
-        return HttpRequest.newBuilder(uri).timeout(requestTimeout)
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout)
                 .header("Content-Type", "application/json")
                 .header("User-Agent", USER_AGENT)
+                .header(CallbackSignature.ID_HEADER, messageId)
                 .header(CallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
-                .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(key, timestamp, body))
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                .build();
+                .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(CallbackKey.of(secretValue),
+                        messageId, timestamp, body));
+        if (legacySignature) {
+            request.header(LegacyCallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
+                    .header(LegacyCallbackSignature.SIGNATURE_HEADER,
+                            LegacyCallbackSignature.sign(secretValue, timestamp, body));
+        }
+        return request.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
     }
 
     private static boolean pause(Duration backoff) {

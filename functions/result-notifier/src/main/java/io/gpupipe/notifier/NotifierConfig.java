@@ -16,14 +16,15 @@ public interface NotifierConfig {
     String errorTopicArn();
 
     /**
-     * HMAC-SHA256 key for X-Gpupipe-Signature as a plain value: for the local stack and tests only. Exactly one of
+     * The callback signing secret ({@link io.gpupipe.model.notify.CallbackKey}: {@code whsec_<base64>}, or any other
+     * string, whose UTF-8 bytes are the key) as a plain value: for the local stack and tests only. Exactly one of
      * this and {@link #callbackSecretArn()} is set (checked at startup by {@link CallbackSecret}).
      */
     Optional<String> callbackSecret();
 
     /**
-     * ARN of the Secrets Manager secret whose SecretString is the HMAC key, read at runtime (in AWS), so the key never
-     * sits in the function's environment. Exactly one of this and {@link #callbackSecret()} is set.
+     * ARN of the Secrets Manager secret whose SecretString is the callback signing secret, read at runtime (in AWS),
+     * so the key never sits in the function's environment. Exactly one of this and {@link #callbackSecret()} is set.
      */
     Optional<String> callbackSecretArn();
 
@@ -76,5 +77,12 @@ public interface NotifierConfig {
         /** After this long since the first failure, the callback is recorded undeliverable. */
         @WithDefault("24h")
         Duration redeliveryGiveUpAfter();
+
+        /**
+         * Also send the deprecated {@code X-Gpupipe-Timestamp}/{@code X-Gpupipe-Signature} pair beside the Standard
+         * Webhooks headers, for receivers not yet moved over; the pair and this key go in the next release.
+         */
+        @WithDefault("true")
+        boolean legacySignature();
     }
 }

@@ -2,6 +2,7 @@ package io.gpupipe.notifier;
 
 import io.gpupipe.adapters.DeliveryLedger;
 import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.model.notify.CallbackSignature;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Optional;
@@ -34,12 +35,15 @@ public class OnceDeliveries {
         return messageId;
     }
 
-    /** Sends the signed {@code json} to {@code url} unless it was delivered for {@code id}. */
+    /**
+     * Sends the signed {@code json} to {@code url} unless it was delivered for {@code id}; its {@code webhook-id} is
+     * derived from {@code id}, so a redelivery ({@link CallbackRedeliverer}) carries the same one.
+     */
     public CallbackDelivery callback(String bucket, String id, String url, String json) {
         if (ledger.callbackDelivered(bucket, id)) {
             return new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
         }
-        CallbackDelivery callback = callbacks.send(url, json);
+        CallbackDelivery callback = callbacks.send(url, CallbackSignature.messageId(bucket, id), json);
         if (callback.status() == CallbackDelivery.Status.DELIVERED) {
             ledger.recordCallbackDelivered(bucket, id, callback.lastHttpStatus());
         }

@@ -2,13 +2,19 @@ package io.gpupipe.notifier;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.gpupipe.model.notify.CallbackKey;
+import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.model.notify.LegacyCallbackSignature;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -17,8 +23,37 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * of status codes (200 once the script is used up).
  */
 public final class CallbackReceiver implements AutoCloseable {
-    /** One request as received. */
-    public record Received(String path, String body, String signature, String timestamp, String contentType) {
+    /** One request as received; {@code headers} has the first value of each, names in lower case. */
+    public record Received(String path, String body, Map<String, String> headers) {
+        public String webhookId() {
+            return headers.get(CallbackSignature.ID_HEADER);
+        }
+
+        public String timestamp() {
+            return headers.get(CallbackSignature.TIMESTAMP_HEADER);
+        }
+
+        public String signature() {
+            return headers.get(CallbackSignature.SIGNATURE_HEADER);
+        }
+
+        public String contentType() {
+            return headers.get("content-type");
+        }
+
+        /** True when the Standard Webhooks signature verifies under {@code secret} now (5 minutes' tolerance). */
+        public boolean verifiedBy(String secret) {
+            return CallbackSignature.verify(CallbackKey.of(secret), webhookId(), timestamp(), signature(), body,
+                    Instant.now(), CallbackSignature.DEFAULT_TOLERANCE);
+        }
+
+        /** True when the deprecated X-Gpupipe-Signature verifies under {@code secret} now. */
+        public boolean legacyVerifiedBy(String secret) {
+            return LegacyCallbackSignature.verify(secret,
+                    headers.get(LegacyCallbackSignature.SIGNATURE_HEADER.toLowerCase(Locale.ROOT)),
+                    headers.get(LegacyCallbackSignature.TIMESTAMP_HEADER.toLowerCase(Locale.ROOT)), body,
+                    Instant.now(), CallbackSignature.DEFAULT_TOLERANCE);
+        }
     }
 
     private final HttpServer server;
@@ -61,11 +96,11 @@ public final class CallbackReceiver implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            Map<String, String> headers = new TreeMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT),
+                    values.get(0)));
             received.add(new Received(path,
-                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8),
-                    exchange.getRequestHeaders().getFirst("X-Gpupipe-Signature"),
-                    exchange.getRequestHeaders().getFirst("X-Gpupipe-Timestamp"),
-                    exchange.getRequestHeaders().getFirst("Content-Type")));
+                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), Map.copyOf(headers)));
             Deque<Integer> script = scripts.get(path);
             Integer status = script == null ? null : script.poll();
             exchange.sendResponseHeaders(status == null ? 200 : status, -1);

@@ -73,6 +73,25 @@ class CallbackSecretTest {
     }
 
     @Test
+    void value_shouldFailNonRetryably_whenTheStoredSecretIsAWhsecValueThatIsNotBase64() {
+        // given: someone stored a Standard Webhooks secret by hand, mangled
+        standIn.putSecret(ARN, "whsec_not base64!");
+        CallbackSecret secret = new CallbackSecret(new CallbackSecretSetting.SecretArn(ARN), reader);
+
+        // when / then: the record fails (nothing is signed with a wrong key), saying why
+        assertThatThrownBy(secret::value).isInstanceOf(NotifierAwsException.class)
+                .hasMessageContaining(ARN).hasMessageContaining("base64")
+                .satisfies(e -> assertThat(((NotifierAwsException) e).retryable()).isFalse());
+    }
+
+    @Test
+    void constructor_shouldRefuse_whenThePlainValueIsAWhsecValueThatIsNotBase64() {
+        assertThatThrownBy(() -> new CallbackSecret(new CallbackSecretSetting.Plain("whsec_%%%"), reader))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("gpupipe.notifier.callback-secret").hasMessageContaining("base64");
+    }
+
+    @Test
     void value_shouldNeverCallSecretsManager_whenPlainValueConfigured() {
         // when
         String value = new CallbackSecret(new CallbackSecretSetting.Plain("local-key"), reader).value();

@@ -124,6 +124,9 @@ class ResultNotifierHandlerTest {
         assertThat(second.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
         assertThat(receiver.received("/hooks/down")).hasSize(4);
         assertThat(sns.published()).hasSize(1);
+        // and the redelivery is the same event to the receiver: the same webhook-id as the first three tries
+        assertThat(receiver.received("/hooks/down")).extracting(CallbackReceiver.Received::webhookId)
+                .containsOnly(CallbackSignature.messageId(aws.bucket(), A));
     }
 
     @Test
@@ -218,18 +221,19 @@ class ResultNotifierHandlerTest {
         assertThat(published.attributes()).isEqualTo(Map.of("status", "succeeded", "tier", "small",
                 "task", "generate"));
         assertThat(report.at("/items/0/messageId").asText()).isEqualTo(published.messageId());
-        // the callback: the same bytes, signed over timestamp.body
+        // the callback: the same bytes, signed the Standard Webhooks way (and, for one release, the old way too)
         List<CallbackReceiver.Received> calls = receiver.received();
         assertThat(calls).hasSize(1);
         CallbackReceiver.Received call = calls.get(0);
         assertThat(call.body()).isEqualTo(published.message());
         assertThat(call.contentType()).isEqualTo("application/json");
-        assertThat(call.signature()).startsWith("sha256=");
+        assertThat(call.webhookId()).isEqualTo(CallbackSignature.messageId(aws.bucket(), A));
+        assertThat(call.signature()).startsWith("v1,");
         assertThat(Math.abs(Long.parseLong(call.timestamp()) - Instant.now().getEpochSecond())).isLessThan(60);
-        assertThat(CallbackSignature.verify(SECRET, call.signature(), call.timestamp(), call.body(), Instant.now(),
-                Duration.ofMinutes(5))).isTrue();
-        assertThat(CallbackSignature.verify("wrong-secret", call.signature(), call.timestamp(), call.body(),
-                Instant.now(), Duration.ofMinutes(5))).isFalse();
+        assertThat(call.verifiedBy(SECRET)).isTrue();
+        assertThat(call.verifiedBy("wrong-secret")).isFalse();
+        assertThat(call.headers().get("x-gpupipe-timestamp")).isEqualTo(call.timestamp());
+        assertThat(call.legacyVerifiedBy(SECRET)).isTrue();
     }
 
     @Test
@@ -314,9 +318,11 @@ class ResultNotifierHandlerTest {
         assertThat(sns.published()).extracting(SnsStandIn.Published::topicArn).containsExactly(
                 SUCCESS_TOPIC, SUCCESS_TOPIC, ERROR_TOPIC);
         // the flaky receiver got three signed tries, the dead one exactly max-attempts (3), nothing went elsewhere
-        assertThat(receiver.received("/hooks/flaky")).hasSize(3).allSatisfy(call -> assertThat(
-                CallbackSignature.verify(SECRET, call.signature(), call.timestamp(), call.body(), Instant.now(),
-                        Duration.ofMinutes(5))).isTrue());
+        // (each try verifies, and all three carry the same webhook-id: the receiver's idempotency key)
+        assertThat(receiver.received("/hooks/flaky")).hasSize(3)
+                .allSatisfy(call -> assertThat(call.verifiedBy(SECRET)).isTrue())
+                .extracting(CallbackReceiver.Received::webhookId).containsOnly(
+                        CallbackSignature.messageId(aws.bucket(), C));
         assertThat(receiver.received("/hooks/down")).hasSize(3);
         assertThat(receiver.received()).hasSize(6);
         // one structured log line per record
@@ -406,8 +412,7 @@ class ResultNotifierHandlerTest {
         List<CallbackReceiver.Received> calls = receiver.received();
         assertThat(calls).hasSize(1);
         assertThat(calls.get(0).body()).isEqualTo(sns.published().get(0).message());
-        assertThat(CallbackSignature.verify(SECRET, calls.get(0).signature(), calls.get(0).timestamp(),
-                calls.get(0).body(), Instant.now(), Duration.ofMinutes(5))).isTrue();
+        assertThat(calls.get(0).verifiedBy(SECRET)).isTrue();
     }
 
     static JsonNode invoke(String event) {
@@ -434,10 +439,19 @@ class ResultNotifierHandlerTest {
     }
 
     private void putResult(JobResult result) {
-        putRaw(JobLayout.resultKey(result.requestId()), JobJson.write(result));
+        putResult(aws, result);
+    }
+
+    /** Writes {@code result} where a worker would, for the notifier to read. */
+    static void putResult(LocalAws aws, JobResult result) {
+        putRaw(aws, JobLayout.resultKey(result.requestId()), JobJson.write(result));
     }
 
     private void putRaw(String key, String text) {
+        putRaw(aws, key, text);
+    }
+
+    private static void putRaw(LocalAws aws, String key, String text) {
         try (S3Client s3 = aws.newS3Client()) {
             s3.putObject(b -> b.bucket(aws.bucket()).key(key).contentType("application/json"),
                     RequestBody.fromString(text, StandardCharsets.UTF_8));

@@ -7,6 +7,7 @@ import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import java.net.URI;
@@ -102,7 +103,8 @@ public final class Banner {
                 .map(Tier::wireName).collect(Collectors.joining(", ")) + " - " + backend(stack));
         stack.router().ifPresent(f -> row(b, "router invoke API", invoke(f)));
         stack.notifier().ifPresent(f -> row(b, "result notifier", invoke(f) + "  (S3 results/*.json events; SNS "
-                + "and signed callbacks, secret " + ComponentEnvironment.CALLBACK_SECRET + ")"));
+                + "and signed callbacks, secret " + ComponentEnvironment.CALLBACK_SECRET + ", for Standard Webhooks "
+                + "libraries " + CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET).whsec() + ")"));
         stack.scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "
                 + options.metricInterval().toSeconds() + " s; prints what it would publish)"));
         if (options.backend() == Backend.EMBEDDED && stack.textModel().isEmpty()) {

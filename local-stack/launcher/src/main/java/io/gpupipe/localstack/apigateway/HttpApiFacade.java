@@ -32,6 +32,9 @@ import java.util.concurrent.Executors;
  * the launcher JVM (not in the function's host process) so that the host stays a generic, JDK-only Lambda runtime.
  */
 public final class HttpApiFacade implements AutoCloseable {
+    /** The Authorization scheme of a SigV4-signed request, which is refused here like any header that is no JWT. */
+    private static final String SIGV4_SCHEME = "AWS4-HMAC-SHA256";
+
     static final int MAX_BODY_BYTES = 10 * 1024 * 1024;
 
     private final HttpServer server;
@@ -157,8 +160,13 @@ public final class HttpApiFacade implements AutoCloseable {
         // the route's authorizer runs before the integration, as in API Gateway
         Map<String, String> claims = null;
         if (callers != null) {
-            LocalCallers.Decision decision = callers.decide(exchange.getRequestHeaders().getFirst("Authorization"));
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            LocalCallers.Decision decision = callers.decide(authorization);
             if (decision instanceof LocalCallers.Decision.Unauthorized) {
+                if (authorization != null && authorization.startsWith(SIGV4_SCHEME)) {
+                    console.component("http-api", "401: a SigV4-signed request; the local stack checks bearer tokens"
+                            + " only (send Authorization: Bearer $TOKEN_A, or no Authorization header)");
+                }
                 return new Answered(Optional.empty(), null, body, HttpApiPayload.unauthorized());
             }
             if (decision instanceof LocalCallers.Decision.Caller caller) {

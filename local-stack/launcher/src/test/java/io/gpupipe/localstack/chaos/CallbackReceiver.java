@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.notify.CallbackSignature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,10 +65,8 @@ public final class CallbackReceiver implements AutoCloseable, SoakVerdict.Callba
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            boolean valid = CallbackSignature.verify(secret,
-                    exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER),
-                    exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER), body, Instant.now(),
-                    CallbackSignature.DEFAULT_TOLERANCE);
+            boolean valid = CallbackSignature.verify(CallbackKey.of(secret), exchange.getRequestHeaders()::getFirst,
+                    body, Instant.now(), CallbackSignature.DEFAULT_TOLERANCE);
             JsonNode event = parse(body);
             String requestId = event.path("requestId").asText(null);
             if (!valid || requestId == null) {
