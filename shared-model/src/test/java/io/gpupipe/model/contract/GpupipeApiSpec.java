@@ -5,7 +5,10 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.dialect.Dialects;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import io.gpupipe.model.JobJson;
 import io.gpupipe.model.api.ApiDescription;
+import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,6 +20,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -42,7 +47,13 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class GpupipeApiSpec {
     private static final String IRI = "https://gpupipe.test/gpupipe-openapi.json";
     private static final String JSON_TYPE = "application/json";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * As deep as the router's Jackson 2 reads (1,000 levels); Jackson 3 stops at 500 by default, which would make the
+     * judge refuse JSON the router rightly reads (a fuzzed body nested 501 deep in an ignored field).
+     */
+    static final int MAX_NESTING_DEPTH = 1_000;
+    private static final JsonMapper JSON = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build()).build()).build();
     private static final List<String> METHODS = List.of("get", "put", "post", "delete", "options", "head", "patch",
             "trace");
     private static GpupipeApiSpec instance;
@@ -222,14 +233,33 @@ public final class GpupipeApiSpec {
     private List<String> bodyProblems(String what, String schemaPointer, byte[] body) {
         JsonNode json;
         try {
-            json = JSON.readTree(body);
-        } catch (JacksonException e) {
-            return List.of(what + " is not JSON: " + e.getOriginalMessage());
+            json = read(body);
+        } catch (IOException e) {
+            return List.of(what + " is not JSON: " + e.getMessage());
         }
         if (json == null || json.isMissingNode()) {
             return List.of(what + " is empty");
         }
         return validate(what, schemaPointer, json);
+    }
+
+    /**
+     * {@code body} as the router reads it (decoded as UTF-8 text, then its own Jackson 2 mapper, {@link JobJson}: an
+     * escaped lone surrogate passes, as RFC 8259's grammar allows, where a byte-reading parser refuses it), as the
+     * validator's Jackson 3 tree; decimals are kept exact on the way.
+     */
+    private static JsonNode read(byte[] body) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode routers = JobJson.mapper().reader()
+                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .readTree(new String(body, StandardCharsets.UTF_8));
+        if (routers == null || routers.isMissingNode()) {
+            return null;
+        }
+        try {
+            return JSON.readTree(JobJson.mapper().writeValueAsString(routers));
+        } catch (JacksonException e) {
+            throw new IOException(e.getOriginalMessage(), e);
+        }
     }
 
     private List<String> validate(String what, String schemaPointer, JsonNode value) {

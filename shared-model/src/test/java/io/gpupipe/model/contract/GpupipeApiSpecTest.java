@@ -136,6 +136,19 @@ class GpupipeApiSpecTest {
     }
 
     @Test
+    void judge_shouldReadBodiesAsDeepAsTheRouterDoes() {
+        String accepted = "{\"requestId\":\"" + ID + "\",\"tier\":\"small\",\"status\":\"queued\",\"statusUrl\":"
+                + "\"/v1/jobs/" + ID + "\"}";
+        int depth = GpupipeApiSpec.MAX_NESTING_DEPTH - 1;
+        String deep = "{\"prompt\":\"x\",\"deep\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
+
+        assertThat(spec.problems(submit(deep, 202, accepted))).isEmpty();
+        // an escaped lone surrogate in an ignored field's name: RFC 8259's grammar allows it, and so does the router
+        assertThat(spec.problems(submit("{\"prompt\":\"x\",\"a\\udab5?\":1,\"n\":1e400}", 202, accepted)))
+                .isEmpty();
+    }
+
+    @Test
     void judge_shouldReadMediaTypesAsTheRouterDoes() {
         String accepted = "{\"requestId\":\"" + ID + "\",\"tier\":\"small\",\"status\":\"queued\",\"statusUrl\":"
                 + "\"/v1/jobs/" + ID + "\"}";
