@@ -1,24 +1,24 @@
 package io.gpupipe.model.contract;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.dialect.Dialects;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.api.ApiDescription;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
@@ -46,7 +46,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class GpupipeApiSpec {
     private static final String IRI = "https://gpupipe.test/gpupipe-openapi.json";
-    private static final String JSON_TYPE = "application/json";
+    private static final String JSON_TYPE = OpenApiPaths.JSON_TYPE;
     /**
      * As deep as the router's Jackson 2 reads (1,000 levels); Jackson 3 stops at 500 by default, which would make the
      * judge refuse JSON the router rightly reads (a fuzzed body nested 501 deep in an ignored field).
@@ -54,13 +54,11 @@ public final class GpupipeApiSpec {
     static final int MAX_NESTING_DEPTH = 1_000;
     private static final JsonMapper JSON = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(
             StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build()).build()).build();
-    private static final List<String> METHODS = List.of("get", "put", "post", "delete", "options", "head", "patch",
-            "trace");
     private static GpupipeApiSpec instance;
 
     private final JsonNode document;
     private final SchemaRegistry registry;
-    private final List<Route> routes = new ArrayList<>();
+    private final List<OpenApiPaths.Route> routes = new ArrayList<>();
     private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
 
     /** One HTTP exchange: what was asked and what was answered; headers by lower-case name. */
@@ -82,16 +80,13 @@ public final class GpupipeApiSpec {
         }
     }
 
-    private record Route(String template, Pattern pattern, List<String> parameters) {
-    }
-
-    GpupipeApiSpec(String yaml) {
+        GpupipeApiSpec(String yaml) {
         this.document = YAMLMapper.builder().build().readTree(yaml);
         this.registry = SchemaRegistry.withDefaultDialect(Dialects.getOpenApi31(),
                 builder -> builder.schemas(Map.of(IRI, JSON.writeValueAsString(document))));
-        document.path("paths").propertyNames().forEach(template -> routes.add(route(template)));
+        document.path("paths").propertyNames().forEach(template -> routes.add(OpenApiPaths.route(template)));
         // a literal segment wins over a template one (/v1/batches/uploads over /v1/batches/{id}), as in API Gateway
-        routes.sort(java.util.Comparator.comparingInt(r -> r.parameters().size()));
+        routes.sort(Comparator.comparingInt(r -> r.parameters().size()));
     }
 
     /** The description on the classpath, loaded once per JVM. */
@@ -118,12 +113,12 @@ public final class GpupipeApiSpec {
     /** What is wrong with {@code exchange} by the description; empty when it conforms. */
     public List<String> problems(Exchange exchange) {
         String method = exchange.method().toLowerCase(Locale.ROOT);
-        for (Route route : routes) {
+        for (OpenApiPaths.Route route : routes) {
             var matcher = route.pattern().matcher(exchange.rawPath());
             if (!matcher.matches()) {
                 continue;
             }
-            String pointer = "/paths/" + escape(route.template());
+            String pointer = "/paths/" + OpenApiPaths.escape(route.template());
             JsonNode operation = document.at(pointer + "/" + method);
             if (operation.isMissingNode()) {
                 continue;
@@ -174,7 +169,7 @@ public final class GpupipeApiSpec {
             return List.of();
         }
         ResolvedNode body = resolve(operation.get("requestBody"), operationPointer + "/requestBody");
-        String mediaType = mediaType(exchange.contentType());
+        String mediaType = OpenApiPaths.mediaType(exchange.contentType());
         if (!JSON_TYPE.equals(mediaType)) {
             return body.node().path("content").has(mediaType) ? List.of()
                     : List.of("request Content-Type " + exchange.contentType() + " is not documented");
@@ -185,8 +180,8 @@ public final class GpupipeApiSpec {
         if (exchange.requestBody().length == 0) {
             return body.node().path("required").asBoolean(false) ? List.of("the request body is required") : List.of();
         }
-        return bodyProblems("request body", schemaOf(body, "/content/" + escape(JSON_TYPE) + "/schema"),
-                exchange.requestBody());
+        return bodyProblems("request body", schemaOf(body, "/content/" + OpenApiPaths.escape(JSON_TYPE)
+                + "/schema"), exchange.requestBody());
     }
 
     private List<String> responseProblems(JsonNode operation, String operationPointer, Exchange exchange) {
@@ -200,7 +195,7 @@ public final class GpupipeApiSpec {
         for (Iterator<String> names = response.node().path("headers").propertyNames().iterator(); names.hasNext(); ) {
             String name = names.next();
             ResolvedNode header = resolve(response.node().path("headers").get(name),
-                    response.pointer() + "/headers/" + escape(name));
+                    response.pointer() + "/headers/" + OpenApiPaths.escape(name));
             String value = exchange.responseHeader(name);
             if (value == null) {
                 if (header.node().path("required").asBoolean(false)) {
@@ -219,14 +214,14 @@ public final class GpupipeApiSpec {
             }
             return problems;
         }
-        String mediaType = contentType == null ? null : mediaType(contentType);
+        String mediaType = contentType == null ? null : OpenApiPaths.mediaType(contentType);
         if (mediaType == null || !content.has(mediaType)) {
             problems.add(what + ": Content-Type " + contentType + " is not documented (" + String.join(", ",
                     content.propertyNames()) + ")");
             return problems;
         }
-        problems.addAll(bodyProblems(what + " body", schemaOf(response, "/content/" + escape(mediaType) + "/schema"),
-                exchange.responseBody()));
+        problems.addAll(bodyProblems(what + " body", schemaOf(response, "/content/"
+                + OpenApiPaths.escape(mediaType) + "/schema"), exchange.responseBody()));
         return problems;
     }
 
@@ -264,7 +259,7 @@ public final class GpupipeApiSpec {
 
     private List<String> validate(String what, String schemaPointer, JsonNode value) {
         Schema schema = schemas.computeIfAbsent(schemaPointer, p -> registry.getSchema(SchemaLocation.of(IRI + "#"
-                + fragment(p))));
+                + OpenApiPaths.fragment(p))));
         List<String> problems = new ArrayList<>();
         for (Error error : schema.validate(value)) {
             problems.add(what + ": " + error);
@@ -302,56 +297,4 @@ public final class GpupipeApiSpec {
         return resolve(resolved, target);
     }
 
-    private static Route route(String template) {
-        List<String> parameters = new ArrayList<>();
-        StringBuilder regex = new StringBuilder("^");
-        var matcher = Pattern.compile("\\{([^}]+)}").matcher(template);
-        int last = 0;
-        while (matcher.find()) {
-            regex.append(Pattern.quote(template.substring(last, matcher.start()))).append("([^/]+)");
-            parameters.add(matcher.group(1));
-            last = matcher.end();
-        }
-        regex.append(Pattern.quote(template.substring(last))).append('$');
-        return new Route(template, Pattern.compile(regex.toString()), parameters);
-    }
-
-    /** The media type without parameters, lower case; absent and {@code +json} types read as application/json. */
-    static String mediaType(String contentType) {
-        if (contentType == null || contentType.isBlank()) {
-            return JSON_TYPE;
-        }
-        String type = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
-        return type.startsWith("application/") && type.endsWith("+json") ? JSON_TYPE : type;
-    }
-
-    /** A JSON Pointer segment (RFC 6901). */
-    static String escape(String segment) {
-        return segment.replace("~", "~0").replace("/", "~1");
-    }
-
-    /** A JSON Pointer as a URI fragment: characters a fragment may not hold percent-encoded. */
-    private static String fragment(String pointer) {
-        StringBuilder out = new StringBuilder();
-        for (byte b : pointer.getBytes(StandardCharsets.UTF_8)) {
-            char c = (char) (b & 0xff);
-            if (Character.isLetterOrDigit(c) && c < 128 || "-._~/!$&'()*+,;=:@".indexOf(c) >= 0) {
-                out.append(c);
-            } else {
-                out.append('%').append(String.format("%02X", b & 0xff));
-            }
-        }
-        return out.toString();
-    }
-
-    /** Exchanges' operations, for messages: {@code METHOD template} of each operation of the description. */
-    public List<String> operations() {
-        List<String> operations = new ArrayList<>();
-        for (Route route : routes) {
-            JsonNode item = document.path("paths").path(route.template());
-            METHODS.stream().filter(item::has).forEach(m -> operations.add(m.toUpperCase(Locale.ROOT) + " "
-                    + route.template()));
-        }
-        return operations;
-    }
 }
