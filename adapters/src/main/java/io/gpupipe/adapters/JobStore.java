@@ -41,6 +41,9 @@ public interface JobStore {
     /** A presigned GET URL for an object of the bucket, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);
 
+    /** The S3 URI of an object of the bucket ({@code s3://bucket/key}), for readers of the bucket itself. */
+    String location(String key);
+
     /**
      * This store as {@code owner} sees it: another owner's marker or result reads as absent. The router reads every
      * caller's jobs through it.

@@ -58,6 +58,11 @@ final class OwnedJobStore implements JobStore {
     }
 
     @Override
+    public String location(String key) {
+        return store.location(key);
+    }
+
+    @Override
     public JobStore ownedBy(Owner other) {
         return store.ownedBy(other);
     }

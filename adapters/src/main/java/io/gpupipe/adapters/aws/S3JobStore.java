@@ -136,6 +136,11 @@ public final class S3JobStore implements JobStore, WorkerJobStore {
         return objects.presignGet(key, ttl);
     }
 
+    @Override
+    public String location(String key) {
+        return objects.location(key);
+    }
+
     private Optional<ResponseBytes<GetObjectResponse>> markerObject(String requestId) {
         return objects.read(JobLayout.markerKey(requestId));
     }

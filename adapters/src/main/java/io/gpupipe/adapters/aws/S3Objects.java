@@ -1,6 +1,7 @@
 package io.gpupipe.adapters.aws;
 
 import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.model.S3Uris;
 import java.io.InputStream;
 import java.net.URL;
 import java.time.Duration;
@@ -129,6 +130,11 @@ public final class S3Objects {
     public URL presignGet(String key, Duration ttl) {
         return presigner.presignGetObject(p -> p.signatureDuration(ttl)
                 .getObjectRequest(g -> g.bucket(bucket).key(key))).url();
+    }
+
+    /** The S3 URI of {@code key}: {@code s3://bucket/key}. */
+    public String location(String key) {
+        return S3Uris.of(bucket, key);
     }
 
     /** A presigned PUT of {@code key}, valid for {@code ttl}. */

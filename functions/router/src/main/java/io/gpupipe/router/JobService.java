@@ -128,7 +128,7 @@ public final class JobService {
         return links(JobIds.stored(owner, view.requestId()), view);
     }
 
-    /** Presigned links to the job's result (and audio), none while it has no result. */
+    /** Presigned links to the job's result (and audio) and their S3 URIs, none while it has no result. */
     private ResultLinks links(String id, JobView view) {
         JobResult result = view.result();
         if (result == null) {
@@ -137,8 +137,10 @@ public final class JobService {
         boolean audio = result.status() == JobStatus.SUCCEEDED && result.task() == Task.SPEECH;
         String audioKey = result.result() != null && result.result().audioKey() != null
                 ? result.result().audioKey() : JobLayout.audioKey(id);
-        return new ResultLinks(store.presignGet(JobLayout.resultKey(id), presignTtl),
-                audio ? store.presignGet(audioKey, presignTtl) : null, clock.instant().plus(presignTtl));
+        String resultKey = JobLayout.resultKey(id);
+        return new ResultLinks(store.presignGet(resultKey, presignTtl),
+                audio ? store.presignGet(audioKey, presignTtl) : null, store.location(resultKey),
+                audio ? store.location(audioKey) : null, clock.instant().plus(presignTtl));
     }
 
     private static SubmitOutcome seenByClient(SubmitOutcome outcome, String clientId) {

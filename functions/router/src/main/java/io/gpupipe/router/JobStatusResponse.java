@@ -12,7 +12,9 @@ import java.time.Instant;
 
 /**
  * A job as the API shows it ({@code GET /v1/jobs/{id}}, and a resubmission's 200): {@link JobView}'s status, the
- * marker's timestamps, the result once finished and presigned links to the result object (and WAV for speech).
+ * marker's timestamps, the result once finished, presigned links to the result object (and WAV for speech) and the
+ * same objects' S3 URIs, for clients that read the bucket itself (the keys hold the job's stored id, not the
+ * client's requestId).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobStatusResponse(
@@ -26,6 +28,8 @@ public record JobStatusResponse(
         JobResult result,
         String resultUrl,
         String audioUrl,
+        String resultLocation,
+        String audioLocation,
         Instant linksExpireAt,
         String statusUrl) {
 
@@ -35,6 +39,7 @@ public record JobStatusResponse(
                 marker == null ? null : marker.submittedAt(), marker == null ? null : marker.updatedAt(),
                 marker == null ? null : marker.startedAt(), view.result(),
                 links.result() == null ? null : links.result().toString(),
-                links.audio() == null ? null : links.audio().toString(), links.expiresAt(), statusUrl);
+                links.audio() == null ? null : links.audio().toString(), links.resultLocation(),
+                links.audioLocation(), links.expiresAt(), statusUrl);
     }
 }

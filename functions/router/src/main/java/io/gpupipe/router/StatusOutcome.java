@@ -18,8 +18,11 @@ public sealed interface StatusOutcome {
     record InvalidId(String raw) implements StatusOutcome {
     }
 
-    /** Presigned GET URLs; all null while the job has not finished. */
-    record ResultLinks(URL result, URL audio, Instant expiresAt) {
-        public static final ResultLinks NONE = new ResultLinks(null, null, null);
+    /**
+     * Presigned GET URLs of the result (and WAV) and the same objects' S3 URIs ({@code s3://bucket/key}, the key
+     * under the job's stored id); all null while the job has not finished.
+     */
+    record ResultLinks(URL result, URL audio, String resultLocation, String audioLocation, Instant expiresAt) {
+        public static final ResultLinks NONE = new ResultLinks(null, null, null, null, null);
     }
 }

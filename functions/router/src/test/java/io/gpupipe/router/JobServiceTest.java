@@ -146,7 +146,32 @@ class JobServiceTest {
         assertThat(found.view().status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(found.links().result().toString()).contains(JobLayout.resultKey(job.requestId()));
         assertThat(found.links().audio()).isNull();
+        assertThat(found.links().resultLocation()).isEqualTo("s3://" + aws.bucket() + "/"
+                + JobLayout.resultKey(job.requestId()));
+        assertThat(found.links().audioLocation()).isNull();
         assertThat(found.links().expiresAt()).isEqualTo(NOW.plus(Duration.ofMinutes(15)));
+    }
+
+    @Test
+    void status_shouldGiveTheResultsS3LocationOnlyToTheJobsOwner_whenAnotherCallerAsksForTheSameId() {
+        // given: a finished job of OWNER, stored under the id derived from OWNER and the client's requestId
+        JobService service = service(store, line -> { });
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}", OWNER)).job();
+        probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
+                new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
+        Owner other = new CallerIdentity.Jwt("https://idp.example.com", "someone-else").owner();
+
+        // when
+        StatusOutcome owners = service.status(job.visibleRequestId(), OWNER);
+        StatusOutcome others = service.status(job.visibleRequestId(), other);
+
+        // then: the location names the stored id, not the requestId the client chose, and the object is there
+        String location = ((StatusOutcome.Found) owners).links().resultLocation();
+        assertThat(location).isEqualTo("s3://" + aws.bucket() + "/results/" + stored(job.visibleRequestId())
+                + ".json").doesNotContain(job.visibleRequestId());
+        assertThat(probe.object(location.substring(("s3://" + aws.bucket() + "/").length()))).isPresent();
+        assertThat(others).isInstanceOf(StatusOutcome.NotFound.class);
     }
 
     @Test
@@ -406,6 +431,11 @@ class JobServiceTest {
         @Override
         public URL presignGet(String key, Duration ttl) {
             return delegate.presignGet(key, ttl);
+        }
+
+        @Override
+        public String location(String key) {
+            return delegate.location(key);
         }
     }
 

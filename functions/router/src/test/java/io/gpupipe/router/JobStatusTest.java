@@ -42,7 +42,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
                 .then().statusCode(200).contentType("application/json")
                 .body("requestId", equalTo(id)).body("status", equalTo("queued")).body("tier", equalTo("large"))
                 .body("task", equalTo("generate")).body("submittedAt", notNullValue())
-                .body("result", nullValue()).body("resultUrl", nullValue())
+                .body("result", nullValue()).body("resultUrl", nullValue()).body("resultLocation", nullValue())
                 .body("statusUrl", matchesPattern("^http://localhost:\\d+/v1/jobs/" + id + "$"));
     }
 
@@ -66,7 +66,8 @@ class JobStatusTest extends LocalAwsProbeSetup {
                 .body("result.result.text", equalTo("Amazon ECS is a container service."))
                 .body("result.result.usage.totalTokens", equalTo(25))
                 .body("result.processingTimeMs", equalTo(4956))
-                .body("audioUrl", nullValue()).body("linksExpireAt", notNullValue())
+                .body("audioUrl", nullValue()).body("audioLocation", nullValue())
+                .body("linksExpireAt", notNullValue())
                 .extract().jsonPath();
 
         // then the presigned URL, signed for the local S3 endpoint, serves exactly the stored result
@@ -75,6 +76,10 @@ class JobStatusTest extends LocalAwsProbeSetup {
         HttpResponse<String> fetched = fetch(url);
         assertThat(fetched.statusCode()).isEqualTo(200);
         assertThat(fetched.body()).isEqualTo(stored);
+        // and the S3 URI names the same object in the bucket, under the stored id (not the client's requestId)
+        assertThat(body.getString("resultLocation")).isEqualTo("s3://" + aws.bucket() + "/"
+                + JobLayout.resultKey(LocalAwsProbe.stored(id))).doesNotContain(id);
+        assertThat(probe.object(objectKey(body.getString("resultLocation")))).contains(stored);
     }
 
     @Test
@@ -94,6 +99,10 @@ class JobStatusTest extends LocalAwsProbeSetup {
                 .then().statusCode(200).body("status", equalTo("succeeded"))
                 .body("result.result.audioKey", equalTo(JobLayout.audioKey(LocalAwsProbe.stored(id))))
                 .body("resultUrl", notNullValue())
+                .body("resultLocation", equalTo("s3://" + aws.bucket() + "/"
+                        + JobLayout.resultKey(LocalAwsProbe.stored(id))))
+                .body("audioLocation", equalTo("s3://" + aws.bucket() + "/"
+                        + JobLayout.audioKey(LocalAwsProbe.stored(id))))
                 .extract().path("audioUrl");
 
         // then
@@ -116,7 +125,10 @@ class JobStatusTest extends LocalAwsProbeSetup {
         given().get("/v1/jobs/" + id)
                 .then().statusCode(200).body("status", equalTo("failed"))
                 .body("result.error.code", equalTo(ErrorCodes.EXPIRED))
-                .body("resultUrl", notNullValue()).body("audioUrl", nullValue());
+                .body("resultUrl", notNullValue()).body("audioUrl", nullValue())
+                .body("resultLocation", equalTo("s3://" + aws.bucket() + "/"
+                        + JobLayout.resultKey(LocalAwsProbe.stored(id))))
+                .body("audioLocation", nullValue());
     }
 
     @Test
@@ -146,6 +158,13 @@ class JobStatusTest extends LocalAwsProbeSetup {
     private static String submit(String body) {
         return given().contentType("application/json").body(body).post("/v1/jobs")
                 .then().statusCode(202).extract().path("requestId");
+    }
+
+    /** The key of an {@code s3://bucket/key} URI of the local bucket. */
+    private String objectKey(String location) {
+        String prefix = "s3://" + aws.bucket() + "/";
+        assertThat(location).startsWith(prefix);
+        return location.substring(prefix.length());
     }
 
     private static HttpResponse<String> fetch(String url) throws IOException, InterruptedException {

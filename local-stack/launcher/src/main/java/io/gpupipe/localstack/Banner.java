@@ -7,6 +7,7 @@ import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.api.ApiDescription;
 import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
@@ -91,6 +92,7 @@ public final class Banner {
         b.append(String.format(Locale.ROOT, "gpupipe local stack is ready (%.1f s)%n%n", readyIn.toMillis() / 1000.0));
         row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id}, "
                 + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id}");
+        row(b, "API description", stack.apiUri() + ApiDescription.PATH + "  (OpenAPI 3.1)");
         callers(b, stack);
         stack.consoleUri().ifPresent(uri -> row(b, "web console", uri + "  jobs, queues, workers, DLQ, scaling "
                 + "(local only; --no-console turns it off)"));

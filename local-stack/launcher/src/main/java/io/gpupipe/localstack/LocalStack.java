@@ -24,6 +24,7 @@ import io.gpupipe.localstack.internal.WorkerSupervisor;
 import io.gpupipe.localstack.sam.LocalQueues;
 import io.gpupipe.localstack.sam.SamTemplate;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.api.ApiDescription;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -312,6 +313,7 @@ public final class LocalStack implements AutoCloseable {
                 }
             });
             callers.writeJwks(runDir.resolve("jwks.json"));
+            facade.serve(ApiDescription.PATH, ApiDescription.MEDIA_TYPE, ApiDescription.bytes());
             return facade;
         } catch (IOException e) {
             throw new StartupException("port " + options.apiPort() + " for the HTTP API is already in use; stop the "

@@ -9,6 +9,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.api.ApiDescription;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -138,6 +140,27 @@ class CallerIsolationTest {
         assertThat(callerA.status(id).body().path("status").asText()).isEqualTo("succeeded");
         // the presigned link reached A only, and works
         assertThat(get(resultUrl)).contains("\"status\":\"succeeded\"");
+        // and so did the objects' S3 URIs, which name the stored id (not the requestId) and read from the bucket
+        String bucket = "s3://" + stack.aws().bucket() + "/";
+        String stored = storedIdOf(LocalCallers.CALLER_A, id);
+        assertThat(doneForA.path("resultLocation").asText()).isEqualTo(bucket + "results/" + stored + ".json");
+        assertThat(doneForA.path("audioLocation").asText()).isEqualTo(bucket + "results/" + stored + ".wav");
+        try (S3Client s3 = stack.aws().newS3Client()) {
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(stack.aws().bucket()).key("results/" + stored + ".json"))
+                    .asUtf8String()).contains("\"status\":\"succeeded\"");
+        }
+    }
+
+    @Test
+    void apiDescription_shouldBeServedToAnyone_whenTheApiRequiresATokenItself() {
+        assertThat(anonymous.get("/v1/jobs/" + UUID.randomUUID()).status()).isEqualTo(401);
+
+        HttpResponse<String> description = http(HttpRequest.newBuilder(URI.create(stack.apiUri()
+                + ApiDescription.PATH)).GET());
+
+        assertThat(description.statusCode()).isEqualTo(200);
+        assertThat(description.headers().firstValue("content-type")).hasValue(ApiDescription.MEDIA_TYPE);
+        assertThat(description.body()).isEqualTo(new String(ApiDescription.bytes(), StandardCharsets.UTF_8));
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.S3Uris;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import java.time.Instant;
@@ -39,7 +40,7 @@ public record ResultEvent(
     public static ResultEvent of(JobResult result, String bucket, String key) {
         String errorCode = result.error() == null ? null : result.error().code();
         return new ResultEvent(result.visibleRequestId(), result.status(), result.task(), result.tier(), errorCode,
-                "s3://" + bucket + "/" + key, result.timestamp(), result.isCached() ? Boolean.TRUE : null,
+                S3Uris.of(bucket, key), result.timestamp(), result.isCached() ? Boolean.TRUE : null,
                 result.owner());
     }
 

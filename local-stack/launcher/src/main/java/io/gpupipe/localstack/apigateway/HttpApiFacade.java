@@ -117,6 +117,23 @@ public final class HttpApiFacade implements AutoCloseable {
         server.createContext(path, handler);
     }
 
+    /**
+     * Serves {@code body} as {@code mediaType} at exactly {@code path} to GET and HEAD, beside the API (the API's
+     * description); any other path under it or method gets API Gateway's 404, like an unmatched route.
+     */
+    public void serve(String path, String mediaType, byte[] body) {
+        HttpApiPayload.Response document = new HttpApiPayload.Response(200, Map.of("content-type",
+                List.of(mediaType)), body.clone());
+        server.createContext(path, exchange -> {
+            try (exchange) {
+                boolean readable = "GET".equals(exchange.getRequestMethod())
+                        || "HEAD".equals(exchange.getRequestMethod());
+                boolean exact = path.equals(exchange.getRequestURI().getRawPath());
+                send(exchange, readable && exact ? document : HttpApiPayload.notFound(), apiRequestId());
+            }
+        });
+    }
+
     /** Adds an observer of the API's answers. */
     public void observe(Observer observer) {
         observers.add(observer);
