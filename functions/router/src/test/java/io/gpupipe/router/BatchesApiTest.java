@@ -62,6 +62,31 @@ class BatchesApiTest extends LocalAwsProbeSetup {
     }
 
     @Test
+    void retryAndFilePages_shouldAnswerOverTheApi_withJsonLinesAndConflictsAsJson() throws Exception {
+        // given: a batch just created (validating: nothing planned, nothing ended)
+        JsonPath upload = given().post("/v1/batches/uploads").then().statusCode(200).extract().jsonPath();
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(upload.getString("upload_url")))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}\n")).build(), HttpResponse.BodyHandlers.ofString());
+        String id = given().contentType("application/json").body("{\"input_file_id\":\""
+                + upload.getString("input_file_id") + "\",\"endpoint\":\"/v1/completions\"}")
+                .post("/v1/batches").then().statusCode(200).extract().path("id");
+
+        // then: its files read as empty pages of JSON lines; it cannot be retried before it ends
+        given().get("/v1/batches/" + id + "/output").then().statusCode(200)
+                .contentType(BatchesResource.JSONL).header(BatchesResource.PAGES_HEADER, "0").body(equalTo(""));
+        given().get("/v1/batches/" + id + "/errors?page=3").then().statusCode(400)
+                .body("errors[0].field", equalTo("page")).body("errors[0].code", equalTo("out_of_range"));
+        given().post("/v1/batches/" + id + "/retry").then().statusCode(409)
+                .body("errors[0].field", equalTo("status")).body("errors[0].code", equalTo("not_ended"));
+        String unknown = BatchIds.newBatchId(UUID.randomUUID());
+        given().post("/v1/batches/" + unknown + "/retry").then().statusCode(404)
+                .body("errors[0].code", equalTo(ApiErrorCodes.NOT_FOUND));
+        given().get("/v1/batches/" + unknown + "/output").then().statusCode(404);
+        given().post("/v1/batches/not-a-batch/retry").then().statusCode(400)
+                .body("errors[0].code", equalTo("invalid_format"));
+    }
+
+    @Test
     void create_shouldAnswer400NamingEveryBadField() {
         given().contentType("application/json").body("{\"input_file_id\":\"results/x.json\",\"endpoint\":"
                         + "\"/v1/embeddings\",\"completion_window\":\"1h\"}")
