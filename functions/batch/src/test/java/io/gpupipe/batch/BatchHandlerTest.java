@@ -209,8 +209,8 @@ class BatchHandlerTest {
         BatchState cancelled = store.read(batch.id()).orElseThrow().state();
 
         // when: the router's retry (the old batch names the new one; the new one is planned)
-        BatchState retry = BatchState.retryOf(cancelled, BatchIds.newBatchId(UUID.randomUUID()),
-                BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID()), CREATED);
+        String retryId = BatchIds.newBatchId(UUID.randomUUID());
+        BatchState retry = BatchState.retryOf(cancelled, retryId, BatchLayout.retryInputKey(retryId), CREATED);
         store.update(batch.id(), s -> Optional.of(s.withRetriedBy(retry.id())));
         store.create(retry).orElseThrow();
         send(BatchTask.of(BatchTask.Type.PLAN, retry.id()));

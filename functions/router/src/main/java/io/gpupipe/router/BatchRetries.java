@@ -67,17 +67,17 @@ public final class BatchRetries {
             return conflict("batch_id", ApiErrorCodes.NOTHING_TO_RETRY, "batch " + rawId + " has nothing to retry: "
                     + nothing.why());
         }
-        return create(owned, old, ((BatchRetry.Decision.Retry) decision).lines(), owner);
+        return create(owned, old, ((BatchRetry.Decision.Retry) decision).lines());
     }
 
-    private BatchOutcome create(BatchStore owned, BatchState old, int lines, Owner owner) {
+    private BatchOutcome create(BatchStore owned, BatchState old, int lines) {
         if (store.size(old.inputFileId()).isEmpty()) {
             return conflict("input_file_id", ApiErrorCodes.INPUT_FILE_MISSING, "the input file " + old.inputFileId()
                     + " of batch " + old.id() + " is gone (kept as long as results are), so its lines cannot be "
                     + "copied");
         }
-        BatchState retry = BatchState.retryOf(old, BatchIds.newBatchId(ids.get()),
-                BatchLayout.inputKey(owner, ids.get()), clock.instant());
+        String retryId = BatchIds.newBatchId(ids.get());
+        BatchState retry = BatchState.retryOf(old, retryId, BatchLayout.retryInputKey(retryId), clock.instant());
         BatchState claimed = owned.update(old.id(), s -> {
             BatchState base = s.status().isTerminal() ? s : old;
             return base.retriedBy() == null ? Optional.of(base.withRetriedBy(retry.id())) : Optional.empty();

@@ -261,8 +261,7 @@ class BatchServiceTest {
         assertThat(retry.endpoint()).isEqualTo("/v1/chat/completions");
         assertThat(retry.metadata()).containsEntry(BatchState.RETRY_OF_KEY, old.id())
                 .containsEntry("description", "nightly eval");
-        assertThat(BatchLayout.isInputKeyOf(retry.inputFileId(), OWNER)).isTrue();
-        assertThat(retry.inputFileId()).isNotEqualTo(old.inputFileId());
+        assertThat(retry.inputFileId()).isEqualTo(BatchLayout.retryInputKey(retry.id()));
         assertThat(store.read(retry.id()).orElseThrow().state().retryOf()).isEqualTo(old.id());
         assertThat(tasks()).containsExactly(BatchTask.of(BatchTask.Type.PLAN, retry.id()));
         BatchObject shownOld = ((BatchOutcome.Found) service.get(old.id(), OWNER)).batch();
