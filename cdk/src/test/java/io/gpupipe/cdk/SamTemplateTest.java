@@ -333,7 +333,8 @@ class SamTemplateTest {
         assertThat(routerEvents.values().stream().map(TemplateJson::map).map(e -> map(e.get("Properties")))
                 .map(p -> p.get("Method") + " " + p.get("Path")).toList())
                 .contains("POST /v1/batches/uploads", "POST /v1/batches", "GET /v1/batches/{id}",
-                        "DELETE /v1/batches/{id}", "POST /v1/batches/{id}/cancel");
+                        "DELETE /v1/batches/{id}", "POST /v1/batches/{id}/cancel", "POST /v1/batches/{id}/retry",
+                        "GET /v1/batches/{id}/output", "GET /v1/batches/{id}/errors");
         assertThat(map(map(function("RouterFunction").get("Environment")).get("Variables")))
                 .containsEntry("GPUPIPE_ROUTER_BATCH_QUEUE_URL", Map.of("Ref", "BatchQueue"));
         Map<String, Object> finished = map(map(map(map(notifier.get("Events")).get("BatchFinished"))

@@ -89,18 +89,10 @@ public class ChunkCloser {
     }
 
     private BatchOutputs.Written line(BatchState state, ChunkManifest.Entry entry, ChunkProgress progress) {
-        if (entry.error() != null) {
-            return BatchOutputs.ofInvalid(state.id(), entry);
-        }
         LineOutcome outcome = progress.outcomes().get(entry.line());
-        Optional<JobResult> result = files.readResult(entry.requestId());
-        if (result.isPresent()) {
-            return BatchOutputs.ofResult(state.id(), entry, result.get(), state.endpoint());
-        }
-        if (outcome == LineOutcome.CANCELLED) {
-            return BatchOutputs.ofCancelled(state.id(), entry);
-        }
-        throw new IllegalStateException("line " + entry.line() + " of batch " + state.id() + " ended " + outcome
-                + " but its result " + entry.requestId() + " is not readable yet");
+        Optional<JobResult> result = entry.error() != null ? Optional.empty() : files.readResult(entry.requestId());
+        return BatchOutputs.ofEnded(state.id(), entry, outcome, result, state.endpoint()).orElseThrow(() ->
+                new IllegalStateException("line " + entry.line() + " of batch " + state.id() + " ended " + outcome
+                        + " but its result " + entry.requestId() + " is not readable yet"));
     }
 }

@@ -22,7 +22,8 @@ import java.util.stream.IntStream;
 import org.jboss.logging.Logger;
 
 /**
- * PLAN: reads the input file once, streamed, and cuts it into chunks ({@link BatchPlanner}); records the plan and
+ * PLAN: a retry batch first writes its input from the batch it retries ({@link RetryInput}). Then reads the input
+ * file once, streamed, and cuts it into chunks ({@link BatchPlanner}); records the plan and
  * sends one SUBMIT_CHUNK per chunk. An input that cannot be a batch (missing, too large, empty, too many lines) ends
  * the batch {@code failed} with why, OpenAI's validation failure. CANCEL: sends CANCEL_CHUNK to every chunk that has
  * not ended (a batch not yet planned is cancelled by its chunks, which find it cancelling).
@@ -36,9 +37,12 @@ public class Planner {
     private final BatchTasks tasks;
     private final Clock clock;
     private final BatchPlanner planner;
+    private final RetryInput retryInput;
 
-    Planner(BatchStore store, BatchFiles files, BatchTasks tasks, Clock clock, BatchConfig config) {
+    Planner(BatchStore store, BatchFiles files, BatchTasks tasks, Clock clock, BatchConfig config,
+            RetryInput retryInput) {
         this.store = store;
+        this.retryInput = retryInput;
         this.files = files;
         this.tasks = tasks;
         this.clock = clock;
@@ -58,6 +62,9 @@ public class Planner {
         BatchState state = read.get();
         BatchPlan plan = state.plan();
         if (plan == null) {
+            if (state.retryOf() != null && store.size(state.inputFileId()).isEmpty()) {
+                retryInput.write(state);
+            }
             BatchPlanner.Outcome outcome = readPlan(state);
             if (outcome instanceof BatchPlanner.Outcome.Refused refused) {
                 fail(state, refused.error());

@@ -184,6 +184,55 @@ class BatchHandlerTest {
     }
 
     @Test
+    void retry_shouldRunOnlyTheFailedAndCancelledLines_withTheirCustomIds_whenABatchWasCancelledHalfway()
+            throws IOException {
+        // given: 6 lines in 2 chunks; line 1 succeeded, line 2 failed, line 3 was no request, the rest cancelled
+        String file = speechLine("one") + speechLine("two") + "{\"custom_id\":\"three\",\"method\":\"POST\","
+                + "\"url\":\"/v1/embeddings\",\"body\":{}}\n" + speechLine("four") + speechLine("five")
+                + speechLine("six");
+        BatchState batch = create(file, BatchEndpoint.SPEECH);
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+        List<InferenceJob> jobs = drainJobs(aws.tiers().get(Tier.of("speech")).queue());
+        InferenceJob first = jobs.stream().filter(j -> j.batch().line() == 1).findFirst().orElseThrow();
+        InferenceJob second = jobs.stream().filter(j -> j.batch().line() == 2).findFirst().orElseThrow();
+        putResult(JobResult.succeeded(first, JobResult.Output.audio(JobLayout.audioKey(first.requestId()), "wav",
+                16_000, 800L), new JobResult.Provenance(Tier.of("speech"), "freetts", null, null, 1, 5L, 9L),
+                Instant.now()));
+        ledger.record(first.batch(), LineOutcome.SUCCEEDED);
+        putResult(JobResult.failed(second, JobResult.JobError.of(ErrorCodes.MODEL_TIMEOUT, "too slow"), null,
+                Instant.now()));
+        ledger.record(second.batch(), LineOutcome.FAILED);
+        store.update(batch.id(), s -> Optional.of(s.cancelling(Instant.now())));
+        send(BatchTask.of(BatchTask.Type.CANCEL, batch.id()));
+        pump();
+        BatchState cancelled = store.read(batch.id()).orElseThrow().state();
+
+        // when: the router's retry (the old batch names the new one; the new one is planned)
+        String retryId = BatchIds.newBatchId(UUID.randomUUID());
+        BatchState retry = BatchState.retryOf(cancelled, retryId, BatchLayout.retryInputKey(retryId), CREATED);
+        store.update(batch.id(), s -> Optional.of(s.withRetriedBy(retry.id())));
+        store.create(retry).orElseThrow();
+        send(BatchTask.of(BatchTask.Type.PLAN, retry.id()));
+        pump();
+
+        // then: the old batch kept its finished line; the new input holds the other job lines as they were
+        assertThat(cancelled.status()).isEqualTo(BatchStatus.CANCELLED);
+        assertThat(lines(cancelled.outputFileId())).extracting(l -> l.path("custom_id").asText())
+                .containsExactly("one");
+        assertThat(lines(retry.inputFileId())).extracting(l -> l.path("custom_id").asText())
+                .containsExactly("two", "four", "five", "six");
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(retry.inputFileId())).asUtf8String())
+                .isEqualTo(speechLine("two") + speechLine("four") + speechLine("five") + speechLine("six"));
+        BatchState running = store.read(retry.id()).orElseThrow().state();
+        assertThat(running.status()).isEqualTo(BatchStatus.IN_PROGRESS);
+        assertThat(running.plan().lines()).isEqualTo(4);
+        assertThat(drainJobs(aws.tiers().get(Tier.of("speech")).queue())).extracting(j -> j.batch().batchId())
+                .containsOnly(retry.id()).hasSize(4);
+        assertThat(store.read(batch.id()).orElseThrow().state().retriedBy()).isEqualTo(retry.id());
+    }
+
+    @Test
     void plan_shouldFailTheBatchWithWhy_whenTheInputHoldsNoLine() {
         // given
         BatchState batch = create("\n\n", BatchEndpoint.COMPLETIONS);

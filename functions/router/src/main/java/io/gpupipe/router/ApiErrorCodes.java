@@ -8,6 +8,14 @@ public final class ApiErrorCodes {
     public static final String NOT_CANCELLABLE = "not_cancellable";
     /** A batch's line is cancelled only with its batch. */
     public static final String PART_OF_BATCH = "part_of_batch";
+    /** A batch is retried only once it has ended. */
+    public static final String NOT_ENDED = "not_ended";
+    /** A batch is retried once; its retry batch can be retried in turn. */
+    public static final String ALREADY_RETRIED = "already_retried";
+    /** No line of the batch failed, expired or was cancelled. */
+    public static final String NOTHING_TO_RETRY = "nothing_to_retry";
+    /** The input file of the batch to retry is gone (the results bucket's retention). */
+    public static final String INPUT_FILE_MISSING = "input_file_missing";
     public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
     public static final String NOT_ACCEPTABLE = "not_acceptable";
     public static final String UNAVAILABLE = "unavailable";

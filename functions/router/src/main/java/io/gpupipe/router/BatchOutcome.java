@@ -34,4 +34,18 @@ public sealed interface BatchOutcome {
     /** The batch queue (or batches as a whole) is unavailable: nothing was accepted (503). */
     record Unavailable(String message) implements BatchOutcome {
     }
+
+    /**
+     * The request conflicts with the batch's state (409): a retry of a batch still running, retried already, or
+     * with nothing to retry; {@code error} names the field and code.
+     */
+    record Conflict(FieldError error) implements BatchOutcome {
+    }
+
+    /**
+     * One page of a batch's output or error file as it is now (200, JSONL): the lines of chunk {@code page} of
+     * {@code pages} that have ended so far, in input order.
+     */
+    record FilePage(String batchId, String jsonl, int page, int pages) implements BatchOutcome {
+    }
 }

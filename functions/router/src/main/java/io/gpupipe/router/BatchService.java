@@ -95,6 +95,19 @@ public final class BatchService {
                     + " bytes; at most " + BatchLimits.MAX_FILE_BYTES + " are allowed");
         }
         BatchState state = BatchState.created(BatchIds.newBatchId(ids.get()), request, owner, clock.instant());
+        BatchOutcome accepted = accept(state);
+        if (accepted instanceof BatchOutcome.Found) {
+            LOG.infof("batch %s created from %s (%d bytes) for %s", state.id(), request.inputFileId(), size.get(),
+                    request.endpoint().path());
+        }
+        return accepted;
+    }
+
+    /**
+     * Records a new batch create-only, counts it against its caller's limit and hands it to the batch queue: the
+     * batch object, or why it was not accepted (its record then taken back). Every new batch goes through here.
+     */
+    BatchOutcome accept(BatchState state) {
         String eTag = store.create(state).orElseThrow(() -> new IllegalStateException("batch id " + state.id()
                 + " already taken"));
         Optional<BatchOutcome> refused = admit(state, eTag);
@@ -102,16 +115,19 @@ public final class BatchService {
             return refused.get();
         }
         try {
-            tasks.get().send(BatchTask.of(BatchTask.Type.PLAN, state.id()));
+            tasks.orElseThrow().send(BatchTask.of(BatchTask.Type.PLAN, state.id()));
         } catch (QueueUnavailableException e) {
             LOG.errorf("batch %s not accepted, the batch queue is unavailable: %s", state.id(), e.getMessage());
             takeBack(state, eTag);
             return new BatchOutcome.Unavailable("the batch queue is unavailable; the batch was not accepted, retry "
                     + "later");
         }
-        LOG.infof("batch %s created from %s (%d bytes) for %s", state.id(), request.inputFileId(), size.get(),
-                request.endpoint().path());
         return new BatchOutcome.Found(render(store, state));
+    }
+
+    /** True when the deployment has a batch queue. */
+    boolean enabled() {
+        return tasks.isPresent();
     }
 
     /** Counts the new batch against its caller's limit; refused (or failing), its record is taken back. */
@@ -184,7 +200,7 @@ public final class BatchService {
     }
 
     /** The batch object with its counts now, and presigned links to its files once finished. */
-    private BatchObject render(BatchStore view, BatchState state) {
+    BatchObject render(BatchStore view, BatchState state) {
         if (state.status().isTerminal()) {
             return finished(state);
         }
@@ -217,7 +233,7 @@ public final class BatchService {
         return new BatchOutcome.Rejected(List.of(new FieldError(field, code, message)));
     }
 
-    private static BatchOutcome notEnabled() {
+    static BatchOutcome notEnabled() {
         return new BatchOutcome.Unavailable("batches are not enabled in this deployment (no batch queue: "
                 + "GPUPIPE_ROUTER_BATCH_QUEUE_URL)");
     }

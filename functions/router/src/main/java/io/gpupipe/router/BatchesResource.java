@@ -2,6 +2,7 @@ package io.gpupipe.router;
 
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
+import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.router.internal.RequestGate;
 import jakarta.ws.rs.Consumes;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -21,18 +23,28 @@ import java.util.Optional;
 
 /**
  * The batch API in OpenAI's format: upload an input file (a presigned PUT), create a batch naming it, read its
- * status and counts, cancel it ({@code DELETE}, or OpenAI's {@code POST .../cancel}); each for the caller API
+ * status and counts, read its output and error files as they are now, cancel it ({@code DELETE}, or OpenAI's
+ * {@code POST .../cancel}), retry its failed and unstarted lines in a new batch; each for the caller API
  * Gateway's authorizer names ({@link Callers}). A body on a route that takes none is still held to the size limit.
  */
 @Path("/v1/batches")
 @Produces(MediaType.APPLICATION_JSON)
 public class BatchesResource {
+    /** JSON Lines, as OpenAI serves a batch's files. */
+    static final String JSONL = "application/jsonl";
+    /** How many pages a batch's output and error files have (one per chunk). */
+    static final String PAGES_HEADER = "Gpupipe-Pages";
     private final BatchService service;
     private final RequestGate gate;
     private final Callers callers;
+    private final BatchRetries retries;
+    private final BatchFilePages pages;
 
-    BatchesResource(BatchService service, RequestGate gate, Callers callers) {
+    BatchesResource(BatchService service, RequestGate gate, Callers callers, BatchRetries retries,
+                    BatchFilePages pages) {
         this.service = service;
+        this.retries = retries;
+        this.pages = pages;
         this.gate = gate;
         this.callers = callers;
     }
@@ -78,6 +90,31 @@ public class BatchesResource {
                 .orElseGet(() -> answer(service.cancel(id, owner))));
     }
 
+    /** A new batch of the ended batch's failed, expired and cancelled lines ({@link BatchRetries}). */
+    @POST
+    @Path("{id}/retry")
+    @Consumes(MediaType.WILDCARD)
+    public Response retry(@PathParam("id") String id, byte[] body) {
+        return callers.asOwner(owner -> gate.checkSize(length(body)).map(BatchesResource::refused)
+                .orElseGet(() -> answer(retries.retry(id, owner))));
+    }
+
+    /** The output file as it is now, one page (chunk) at a time ({@link BatchFilePages}). */
+    @GET
+    @Path("{id}/output")
+    @Produces({JSONL, MediaType.APPLICATION_JSON})
+    public Response output(@PathParam("id") String id, @QueryParam("page") String page) {
+        return callers.asOwner(owner -> answer(pages.page(id, owner, BatchLayout.File.OUTPUT, page)));
+    }
+
+    /** The error file as it is now, one page (chunk) at a time. */
+    @GET
+    @Path("{id}/errors")
+    @Produces({JSONL, MediaType.APPLICATION_JSON})
+    public Response errors(@PathParam("id") String id, @QueryParam("page") String page) {
+        return callers.asOwner(owner -> answer(pages.page(id, owner, BatchLayout.File.ERRORS, page)));
+    }
+
     private static int length(byte[] body) {
         return body == null ? 0 : body.length;
     }
@@ -109,6 +146,22 @@ public class BatchesResource {
                     ApiErrorCodes.NOT_CANCELLABLE, "batch " + notCancellable.batch().id() + " is "
                             + notCancellable.batch().status() + " and can no longer be cancelled")), null, null));
         }
+        if (outcome instanceof BatchOutcome.Conflict conflict) {
+            return ApiResponses.error(409, conflict.error());
+        }
+        if (outcome instanceof BatchOutcome.FilePage page) {
+            return filePage(page);
+        }
         return ApiResponses.unavailable(((BatchOutcome.Unavailable) outcome).message(), null);
+    }
+
+    /** A page of JSON lines; {@code Link: <...?page=n+1>; rel="next"} (RFC 8288) while more pages follow. */
+    private static Response filePage(BatchOutcome.FilePage page) {
+        Response.ResponseBuilder answer = Response.ok(page.jsonl(), JSONL)
+                .header(PAGES_HEADER, Integer.toString(page.pages()));
+        if (page.page() + 1 < page.pages()) {
+            answer.header("Link", "<?page=" + (page.page() + 1) + ">; rel=\"next\"");
+        }
+        return answer.build();
     }
 }

@@ -4,6 +4,7 @@ import io.gpupipe.adapters.BatchStore;
 import io.gpupipe.adapters.BatchTasks;
 import io.gpupipe.adapters.JobQueue;
 import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
 import io.gpupipe.adapters.aws.S3JobStore;
@@ -171,6 +172,18 @@ public class RouterBeans {
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
                 new BatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store));
+    }
+
+    @Produces
+    @Singleton
+    BatchRetries batchRetries(BatchService batches, BatchStore store, Clock clock) {
+        return new BatchRetries(batches, store, clock, UUID::randomUUID);
+    }
+
+    @Produces
+    @Singleton
+    BatchFilePages batchFilePages(BatchStore store, S3Client s3, RouterConfig config) {
+        return new BatchFilePages(store, new S3BatchFiles(s3, config.bucket()));
     }
 
     @Produces

@@ -2,10 +2,19 @@ package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
+import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchEndpoint;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchLayout;
@@ -14,15 +23,21 @@ import io.gpupipe.model.batch.BatchPlan;
 import io.gpupipe.model.batch.BatchRequest;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchTask;
+import io.gpupipe.model.batch.ChunkManifest;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.LineCounts;
+import io.gpupipe.model.batch.LineError;
+import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.router.internal.BatchQuota;
+import io.gpupipe.submission.OwnerQuotas;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +45,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.IntStream;
@@ -63,6 +79,9 @@ class BatchServiceTest {
 
     private S3BatchStore store;
     private BatchService service;
+    private BatchRetries retries;
+    private BatchFilePages pages;
+    private S3BatchFiles files;
 
     @BeforeAll
     static void start() {
@@ -93,6 +112,9 @@ class BatchServiceTest {
         store = new S3BatchStore(s3, presigner, aws.bucket());
         service = new BatchService(store, Optional.of(new SqsBatchTasks(sqs, aws.queueUrl(LocalAws.BATCH_QUEUE))),
                 CLOCK, Duration.ofHours(1), Duration.ofMinutes(15), UUID::randomUUID);
+        retries = new BatchRetries(service, store, CLOCK, UUID::randomUUID);
+        files = new S3BatchFiles(s3, aws.bucket());
+        pages = new BatchFilePages(store, files);
         sqs.purgeQueue(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE)));
         S3_CALLS.clear();
     }
@@ -225,6 +247,159 @@ class BatchServiceTest {
                 .isInstanceOf(BatchOutcome.NotFound.class);
     }
 
+    @Test
+    void retry_shouldCreateABatchOfTheRemainingLines_linkedBothWays_andHandItToTheBatchFunction() {
+        // given: a batch cancelled halfway: 2 succeeded, 1 failed, 3 cancelled, 1 invalid
+        BatchState old = ended(new LineCounts(2, 1, 0, 3, 1), true);
+
+        // when
+        BatchOutcome outcome = retries.retry(old.id(), OWNER);
+
+        // then: a new validating batch over a new input of the caller's, planned by the batch function
+        BatchObject retry = ((BatchOutcome.Found) outcome).batch();
+        assertThat(retry.status()).isEqualTo("validating");
+        assertThat(retry.endpoint()).isEqualTo("/v1/chat/completions");
+        assertThat(retry.metadata()).containsEntry(BatchState.RETRY_OF_KEY, old.id())
+                .containsEntry("description", "nightly eval");
+        assertThat(retry.inputFileId()).isEqualTo(BatchLayout.retryInputKey(retry.id()));
+        assertThat(store.read(retry.id()).orElseThrow().state().retryOf()).isEqualTo(old.id());
+        assertThat(tasks()).containsExactly(BatchTask.of(BatchTask.Type.PLAN, retry.id()));
+        BatchObject shownOld = ((BatchOutcome.Found) service.get(old.id(), OWNER)).batch();
+        assertThat(shownOld.metadata()).containsEntry(BatchState.RETRIED_BY_KEY, retry.id());
+        assertThat(shownOld.status()).isEqualTo("cancelled");
+        // once only: the old batch names its retry
+        assertThat(retries.retry(old.id(), OWNER)).isInstanceOfSatisfying(BatchOutcome.Conflict.class, c -> {
+            assertThat(c.error().code()).isEqualTo(ApiErrorCodes.ALREADY_RETRIED);
+            assertThat(c.error().message()).contains(retry.id());
+        });
+    }
+
+    @Test
+    void retry_shouldAnswerConflicts_forARunningBatch_oneWithNothingToRetry_andOneWhoseInputIsGone() {
+        // given
+        BatchState runningBatch = running(1);
+        BatchState allSucceeded = ended(new LineCounts(4, 0, 0, 0, 2), true);
+        BatchState inputGone = ended(new LineCounts(0, 2, 0, 0, 0), false);
+        BatchState refusedInput = running(1);
+        store.update(refusedInput.id(), s -> Optional.of(s.failed(List.of(), NOW)));
+
+        // then
+        assertThat(conflict(runningBatch)).isEqualTo(ApiErrorCodes.NOT_ENDED);
+        assertThat(conflict(allSucceeded)).isEqualTo(ApiErrorCodes.NOTHING_TO_RETRY);
+        assertThat(conflict(refusedInput)).isEqualTo(ApiErrorCodes.NOTHING_TO_RETRY);
+        assertThat(conflict(inputGone)).isEqualTo(ApiErrorCodes.INPUT_FILE_MISSING);
+        assertThat(store.read(allSucceeded.id()).orElseThrow().state().retriedBy()).isNull();
+        assertThat(tasks()).isEmpty();
+    }
+
+    @Test
+    void retry_shouldAnswerAnotherCallersBatchAsUnknown() {
+        // given
+        BatchState old = ended(new LineCounts(0, 1, 0, 0, 0), true);
+        Owner other = new CallerIdentity.Jwt("https://idp.example.com", "someone-else").owner();
+
+        // then: exactly the answer of an id that does not exist
+        assertThat(retries.retry(old.id(), other)).isEqualTo(new BatchOutcome.NotFound(old.id()));
+        assertThat(retries.retry("batch_nope", OWNER)).isInstanceOf(BatchOutcome.InvalidId.class);
+        assertThat(store.read(old.id()).orElseThrow().state().retriedBy()).isNull();
+    }
+
+    @Test
+    void retry_shouldCountAgainstTheCallersBatchLimit_andTakeTheLinkBack_whenRefused() {
+        // given: a caller allowed one unfinished batch, which it has
+        Owner limited = new CallerIdentity.Jwt("https://idp.example.com", "one-batch-" + UUID.randomUUID()).owner();
+        BatchQuota quota = new BatchQuota(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
+                Duration.ofSeconds(10)), new OwnerQuotas.Limit(1, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
+                store);
+        BatchService limitedService = new BatchService(store, Optional.of(new SqsBatchTasks(sqs,
+                aws.queueUrl(LocalAws.BATCH_QUEUE))), CLOCK, Duration.ofHours(1), Duration.ofMinutes(15),
+                UUID::randomUUID, quota);
+        BatchRetries limitedRetries = new BatchRetries(limitedService, store, CLOCK, UUID::randomUUID);
+        BatchState old = endedOf(limited, new LineCounts(0, 1, 0, 0, 0), true);
+        String input = upload(limited, "{}\n");
+        assertThat(limitedService.create("{\"input_file_id\":\"" + input + "\",\"endpoint\":"
+                + "\"/v1/completions\"}", limited)).isInstanceOf(BatchOutcome.Found.class);
+        tasks();
+
+        // when
+        BatchOutcome outcome = limitedRetries.retry(old.id(), limited);
+
+        // then: refused like any batch over the limit; the old batch is free to be retried later
+        assertThat(outcome).isInstanceOfSatisfying(BatchOutcome.QuotaExceeded.class,
+                q -> assertThat(q.limit()).isEqualTo(1));
+        assertThat(store.read(old.id()).orElseThrow().state().retriedBy()).isNull();
+        assertThat(tasks()).isEmpty();
+    }
+
+    @Test
+    void filePage_shouldServeTheLinesEndedSoFar_ofARunningAndAnEndedChunk() {
+        // given: chunk 0 ended (its parts written); in chunk 1, line 1001 succeeded, 1002 runs, 1003 was no request
+        BatchState state = running(2);
+        String part = "{\"custom_id\":\"from-part\"}\n";
+        files.put(BatchLayout.partKey(state.id(), 0, BatchLayout.File.OUTPUT), part.getBytes(StandardCharsets.UTF_8));
+        store.createEmpty(BatchLayout.endedKey(state.id(), 0, new LineCounts(1000, 0, 0, 0, 0)));
+        String done = BatchIds.jobId(state.id(), 1001);
+        files.createManifest(new ChunkManifest(state.id(), 1, 1001, List.of(
+                new ChunkManifest.Entry(1001, "done", done, null),
+                new ChunkManifest.Entry(1002, "running", BatchIds.jobId(state.id(), 1002), null),
+                new ChunkManifest.Entry(1003, "wrong-url", null, LineError.of(LineError.INVALID_URL, "no")))));
+        s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.resultKey(done)), RequestBody.fromString(
+                JobJson.write(new JobResult(done, JobStatus.SUCCEEDED, Task.GENERATE, JobResult.Output.text(
+                        "Once upon a time.", JobResult.Usage.of(4, 5), "stop"), null, Tier.of("small"),
+                        "stories260K", null, 40L, 5L, 1, null, null, NOW))));
+        store.createEmpty(BatchLayout.doneKey(state.id(), 1, 1001, LineOutcome.SUCCEEDED));
+        store.createEmpty(BatchLayout.doneKey(state.id(), 1, 1003, LineOutcome.INVALID));
+
+        // when
+        BatchOutcome.FilePage ended = page(state, BatchLayout.File.OUTPUT, null);
+        BatchOutcome.FilePage output = page(state, BatchLayout.File.OUTPUT, "1");
+        BatchOutcome.FilePage errors = page(state, BatchLayout.File.ERRORS, "1");
+
+        // then
+        assertThat(ended.jsonl()).isEqualTo(part);
+        assertThat(ended.pages()).isEqualTo(2);
+        assertThat(output.jsonl().lines().map(l -> JobJson.read(l, JsonNode.class))).singleElement()
+                .satisfies(l -> {
+                    assertThat(l.path("custom_id").asText()).isEqualTo("done");
+                    assertThat(l.at("/response/body/choices/0/message/content").asText())
+                            .isEqualTo("Once upon a time.");
+                });
+        assertThat(errors.jsonl().lines().map(l -> JobJson.read(l, JsonNode.class))).singleElement()
+                .satisfies(l -> assertThat(l.at("/error/code").asText()).isEqualTo(LineError.INVALID_URL));
+        assertThat(pages.page(state.id(), OWNER, BatchLayout.File.OUTPUT, "2")).isInstanceOfSatisfying(
+                BatchOutcome.Rejected.class, r -> assertThat(r.errors()).extracting(FieldError::field)
+                        .containsExactly("page"));
+        assertThat(pages.page(state.id(), OWNER, BatchLayout.File.OUTPUT, "x"))
+                .isInstanceOf(BatchOutcome.Rejected.class);
+        assertThat(pages.page(state.id(), new CallerIdentity.Jwt("https://idp.example.com", "nosy").owner(),
+                BatchLayout.File.OUTPUT, null)).isEqualTo(new BatchOutcome.NotFound(state.id()));
+    }
+
+    private BatchOutcome.FilePage page(BatchState state, BatchLayout.File file, String page) {
+        return (BatchOutcome.FilePage) pages.page(state.id(), OWNER, file, page);
+    }
+
+    private String conflict(BatchState batch) {
+        return ((BatchOutcome.Conflict) retries.retry(batch.id(), OWNER)).error().code();
+    }
+
+    /** An ended (cancelled) batch of one chunk whose ended record has {@code counts}; its input kept or gone. */
+    private BatchState ended(LineCounts counts, boolean inputKept) {
+        return endedOf(OWNER, counts, inputKept);
+    }
+
+    private BatchState endedOf(Owner owner, LineCounts counts, boolean inputKept) {
+        String input = inputKept ? upload(owner, "{}\n") : BatchLayout.inputKey(owner, UUID.randomUUID());
+        BatchState state = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(input,
+                BatchEndpoint.CHAT_COMPLETIONS, "24h", Map.of("description", "nightly eval"), null), owner, NOW)
+                .planned(new BatchPlan(counts.ended(), List.of(new ChunkPlan(0, 1, 0, 3, counts.ended(),
+                        List.of()))), NOW).cancelling(NOW).finished(counts, null, null, NOW, NOW);
+        store.create(state).orElseThrow();
+        store.createFinal(state);
+        store.createEmpty(BatchLayout.endedKey(state.id(), 0, counts));
+        return state;
+    }
+
     /** A batch already planned into {@code chunks} chunks of 1,000 lines. */
     private BatchState running(int chunks) {
         List<ChunkPlan> plan = IntStream.range(0, chunks).mapToObj(c -> new ChunkPlan(c, c * 1000 + 1, c, c + 1,
@@ -238,7 +413,11 @@ class BatchServiceTest {
     }
 
     private String upload(String content) {
-        String key = BatchLayout.inputKey(OWNER, UUID.randomUUID());
+        return upload(OWNER, content);
+    }
+
+    private String upload(Owner owner, String content) {
+        String key = BatchLayout.inputKey(owner, UUID.randomUUID());
         s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromString(content));
         return key;
     }

@@ -4,7 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.nullValue;
 
+import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
@@ -12,8 +14,15 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.batch.BatchEndpoint;
 import io.gpupipe.model.batch.BatchIds;
+import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.batch.BatchPlan;
+import io.gpupipe.model.batch.BatchRequest;
+import io.gpupipe.model.batch.BatchState;
+import io.gpupipe.model.batch.ChunkPlan;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -22,6 +31,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -59,6 +69,49 @@ class BatchesApiTest extends LocalAwsProbeSetup {
                 .body("errors[0].field", equalTo("batch_id"));
         given().get("/v1/batches/not-a-batch").then().statusCode(400).body("errors[0].code",
                 equalTo("invalid_format"));
+    }
+
+    @Test
+    void retryAndFilePages_shouldAnswerOverTheApi_withJsonLinesAndConflictsAsJson() throws Exception {
+        // given: a batch just created (validating: nothing planned, nothing ended)
+        JsonPath upload = given().post("/v1/batches/uploads").then().statusCode(200).extract().jsonPath();
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(upload.getString("upload_url")))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}\n")).build(), HttpResponse.BodyHandlers.ofString());
+        String id = given().contentType("application/json").body("{\"input_file_id\":\""
+                + upload.getString("input_file_id") + "\",\"endpoint\":\"/v1/completions\"}")
+                .post("/v1/batches").then().statusCode(200).extract().path("id");
+
+        // then: its files read as empty pages of JSON lines; it cannot be retried before it ends
+        given().get("/v1/batches/" + id + "/output").then().statusCode(200)
+                .contentType(BatchesResource.JSONL).header(BatchesResource.PAGES_HEADER, "0").body(equalTo(""));
+        given().get("/v1/batches/" + id + "/errors?page=3").then().statusCode(400)
+                .body("errors[0].field", equalTo("page")).body("errors[0].code", equalTo("out_of_range"));
+        given().post("/v1/batches/" + id + "/retry").then().statusCode(409)
+                .body("errors[0].field", equalTo("status")).body("errors[0].code", equalTo("not_ended"));
+        String unknown = BatchIds.newBatchId(UUID.randomUUID());
+        given().post("/v1/batches/" + unknown + "/retry").then().statusCode(404)
+                .body("errors[0].code", equalTo(ApiErrorCodes.NOT_FOUND));
+        given().get("/v1/batches/" + unknown + "/output").then().statusCode(404);
+        given().post("/v1/batches/not-a-batch/retry").then().statusCode(400)
+                .body("errors[0].code", equalTo("invalid_format"));
+    }
+
+    @Test
+    void filePages_shouldLinkEachPageToTheNext_whileMoreFollow() {
+        // given: a running batch of the API's anonymous caller, planned into two chunks, none submitted yet
+        BatchState running = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
+                BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID()), BatchEndpoint.COMPLETIONS,
+                "24h", null, null), CallerIdentity.ANONYMOUS.owner(), Instant.now()).planned(new BatchPlan(2,
+                List.of(new ChunkPlan(0, 1, 0, 10, 1, List.of()), new ChunkPlan(1, 2, 10, 20, 1, List.of()))),
+                Instant.now());
+        new S3BatchStore(probe.s3, null, aws.bucket()).create(running).orElseThrow();
+
+        // then
+        given().get("/v1/batches/" + running.id() + "/output").then().statusCode(200)
+                .header(BatchesResource.PAGES_HEADER, "2").header("Link", "<?page=1>; rel=\"next\"")
+                .body(equalTo(""));
+        given().get("/v1/batches/" + running.id() + "/output?page=1").then().statusCode(200)
+                .header("Link", nullValue());
     }
 
     @Test

@@ -91,7 +91,8 @@ public final class Banner {
         StringBuilder b = new StringBuilder("\n");
         b.append(String.format(Locale.ROOT, "gpupipe local stack is ready (%.1f s)%n%n", readyIn.toMillis() / 1000.0));
         row(b, "HTTP API (router)", stack.apiUri() + "  POST /v1/jobs, POST /infer, GET|DELETE /v1/jobs/{id}, "
-                + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id}");
+                + "POST /v1/batches[/uploads], GET|DELETE /v1/batches/{id}, GET /v1/batches/{id}/output|errors, "
+                + "POST /v1/batches/{id}/retry");
         row(b, "API description", stack.apiUri() + ApiDescription.PATH + "  (OpenAPI 3.1)");
         callers(b, stack);
         stack.consoleUri().ifPresent(uri -> row(b, "web console", uri + "  jobs, queues, workers, DLQ, scaling "

@@ -75,6 +75,28 @@ final class ApiClient {
         return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
     }
 
+    /** A page of JSON lines (a batch's output or error file), each parsed; an error answer fails. */
+    List<JsonNode> jsonLines(String path) {
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).GET();
+            if (authorization != null) {
+                request.header("Authorization", authorization);
+            }
+            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": "
+                        + response.body());
+            }
+            return response.body().lines().map(l -> JobJson.read(l, JsonNode.class)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Polls a batch until it is terminal (completed, failed, expired, cancelled); a timeout shows the last seen. */
     JsonNode awaitBatch(String id, Duration limit) {
         return await("batch " + id + " to finish").atMost(limit).pollDelay(Duration.ZERO)

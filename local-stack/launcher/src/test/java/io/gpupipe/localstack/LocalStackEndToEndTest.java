@@ -501,6 +501,78 @@ class LocalStackEndToEndTest {
         assertThat(api.delete("/v1/batches/" + id).status()).as("cancelling again changes nothing").isEqualTo(200);
     }
 
+    @Test
+    void batchCancelledHalfway_shouldKeepItsFinishedLines_andItsRetryShouldRunOnlyTheRest() {
+        assumeTrue(stack.batchEvents().isPresent() && stack.notifier().isPresent(), "skipped: functions/batch or "
+                + "functions/result-notifier not built");
+        assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
+                + " (../shared/models/stories260K.gguf); the batch retry is tested end to end where it exists");
+        // given: two lines the small tier runs, two routed to large, whose worker is not running here
+        String small = "{\"custom_id\":\"%s\",\"method\":\"POST\",\"url\":\"/v1/completions\",\"body\":"
+                + "{\"model\":\"small\",\"prompt\":\"Once upon a time\",\"max_tokens\":16}}\n";
+        String large = "{\"custom_id\":\"%s\",\"method\":\"POST\",\"url\":\"/v1/completions\",\"body\":"
+                + "{\"model\":\"large\",\"prompt\":\"Never answered here.\"}}\n";
+        String input = upload((small.formatted("s1") + large.formatted("l1") + small.formatted("s2")
+                + large.formatted("l2")).getBytes(StandardCharsets.UTF_8));
+        String id = api.post("/v1/batches", "{\"input_file_id\":\"" + input + "\",\"endpoint\":"
+                + "\"/v1/completions\",\"metadata\":{\"description\":\"halfway\"}}").body().path("id").asText();
+
+        // when: the small lines have finished, the large ones wait
+        JsonNode halfway = await("the small lines of " + id).atMost(BATCH_LIMIT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200)).until(() -> api.get("/v1/batches/" + id).body(),
+                        b -> b.at("/request_counts/completed").asInt() == 2);
+        List<JsonNode> outputSoFar = api.jsonLines("/v1/batches/" + id + "/output");
+        List<JsonNode> errorsSoFar = api.jsonLines("/v1/batches/" + id + "/errors");
+
+        // then: the output is readable while the batch runs, with the lines finished so far
+        assertThat(halfway.path("status").asText()).isEqualTo("in_progress");
+        assertThat(halfway.at("/request_counts/total").asInt()).isEqualTo(4);
+        assertThat(outputSoFar).extracting(l -> l.path("custom_id").asText()).containsExactly("s1", "s2");
+        assertThat(outputSoFar).allSatisfy(l -> assertThat(l.at("/response/body/choices/0/text").asText())
+                .isNotBlank());
+        assertThat(errorsSoFar).isEmpty();
+        assertThat(api.get("/v1/batches/" + id).body().path("status").asText()).as("still running").isEqualTo(
+                "in_progress");
+        assertThat(api.post("/v1/batches/" + id + "/retry", "").status()).as("not before it ended").isEqualTo(409);
+
+        // when: cancelled halfway
+        assertThat(api.delete("/v1/batches/" + id).status()).isEqualTo(200);
+        JsonNode cancelled = api.awaitBatch(id, BATCH_LIMIT);
+
+        // then: it keeps its finished lines
+        assertThat(cancelled.path("status").asText()).as(cancelled.toString()).isEqualTo("cancelled");
+        assertThat(cancelled.at("/request_counts/completed").asInt()).isEqualTo(2);
+        assertThat(download(cancelled.path("output_file_url").asText(null))).extracting(l -> l.path("custom_id")
+                .asText()).containsExactly("s1", "s2");
+        assertThat(download(cancelled.path("error_file_url").asText(null))).extracting(l -> l.path("custom_id")
+                .asText() + ":" + l.at("/error/code").asText()).containsExactly("l1:batch_cancelled",
+                "l2:batch_cancelled");
+
+        // when: retried
+        ApiClient.Reply retried = api.post("/v1/batches/" + id + "/retry", "");
+        String retryId = retried.body().path("id").asText();
+        JsonNode retryRunning = await("retry batch " + retryId + " planned").atMost(BATCH_LIMIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> api.get("/v1/batches/" + retryId).body(), b -> b.path("status").asText()
+                        .equals("in_progress"));
+
+        // then: a new batch of only the rest, same custom_ids, linked both ways
+        assertThat(retried.status()).as(retried.body().toString()).isEqualTo(200);
+        assertThat(retried.body().at("/metadata/retry_of").asText()).isEqualTo(id);
+        assertThat(retried.body().at("/metadata/description").asText()).isEqualTo("halfway");
+        assertThat(api.get("/v1/batches/" + id).body().at("/metadata/retried_by").asText()).isEqualTo(retryId);
+        assertThat(retryRunning.at("/request_counts/total").asInt()).isEqualTo(2);
+        assertThat(api.post("/v1/batches/" + id + "/retry", "").body().at("/errors/0/code").asText())
+                .isEqualTo("already_retried");
+        // its lines wait on large as theirs did; cancelled, they show which lines it ran
+        api.delete("/v1/batches/" + retryId);
+        JsonNode retryDone = api.awaitBatch(retryId, BATCH_LIMIT);
+        assertThat(retryDone.path("status").asText()).isEqualTo("cancelled");
+        assertThat(download(retryDone.path("error_file_url").asText(null))).extracting(l -> l.path("custom_id")
+                .asText()).containsExactly("l1", "l2");
+        assertThat(retryDone.path("output_file_url").isMissingNode()).isTrue();
+    }
+
     /** Uploads {@code content} through the presigned PUT the API hands out; the key to name in POST /v1/batches. */
     private String upload(byte[] content) {
         JsonNode upload = api.post("/v1/batches/uploads", "").body();

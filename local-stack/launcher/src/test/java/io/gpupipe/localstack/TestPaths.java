@@ -11,8 +11,13 @@ final class TestPaths {
         return Launcher.repo();
     }
 
-    /** {@code ../shared/models/stories260K.gguf} seen from the repository root. */
+    /**
+     * {@code ../shared/models/stories260K.gguf} seen from the repository root, or under the directory the system
+     * property {@code gpupipe.shared} names (a checkout elsewhere, such as a git worktree, has no {@code ../shared}).
+     */
     static Path sharedModel() {
-        return repo().resolve("../shared/models/stories260K.gguf").normalize();
+        String shared = System.getProperty("gpupipe.shared", "");
+        Path dir = shared.isBlank() ? repo().resolve("../shared") : Path.of(shared);
+        return dir.resolve("models/stories260K.gguf").normalize();
     }
 }

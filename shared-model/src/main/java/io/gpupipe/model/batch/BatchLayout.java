@@ -149,6 +149,19 @@ public final class BatchLayout {
         return batchPrefix(batchId) + "parts/" + chunkName(chunk) + "." + file.fileName();
     }
 
+    /**
+     * The input of a retry batch, which the batch function writes from the batch it retries: under the batch's own
+     * prefix (not {@link #INPUTS_PREFIX}, where only callers upload).
+     */
+    public static String retryInputKey(String retryBatchId) {
+        return batchPrefix(retryBatchId) + "input.jsonl";
+    }
+
+    /** A retry batch's share of its input from chunk {@code chunk} of the batch it retries (then joined). */
+    public static String retryPartKey(String retryBatchId, int chunk) {
+        return batchPrefix(retryBatchId) + "retry-input/" + chunkName(chunk) + ".jsonl";
+    }
+
     /** {@code output.jsonl} or {@code errors.jsonl}: OpenAI's output_file_id and error_file_id are these keys. */
     public static String fileKey(String batchId, File file) {
         return batchPrefix(batchId) + file.fileName();

@@ -61,7 +61,7 @@ public record BatchObject(
                 state.errorFileId(), seconds(state.createdAt()), seconds(state.inProgressAt()),
                 seconds(state.expiresAt()), seconds(state.finalizingAt()), seconds(state.completedAt()),
                 seconds(state.failedAt()), seconds(state.expiredAt()), seconds(state.cancellingAt()),
-                seconds(state.cancelledAt()), counts, state.metadata(), state.callbackUrl(),
+                seconds(state.cancelledAt()), counts, state.shownMetadata(), state.callbackUrl(),
                 links.output() == null ? null : links.output().toString(),
                 links.errors() == null ? null : links.errors().toString(), seconds(links.expireAt()));
     }

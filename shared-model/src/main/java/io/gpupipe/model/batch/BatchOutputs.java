@@ -7,6 +7,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The output or error line of each ended line, in OpenAI's formats. Succeeded jobs go to the output file with status
@@ -35,6 +36,25 @@ public final class BatchOutputs {
     }
 
     private BatchOutputs() {
+    }
+
+    /**
+     * The line of {@code entry} once it has ended, the one rule of the chunk's closer and of a running batch's
+     * files: a line that never became a job, a job with its result ({@code result}, read when {@code outcome} has
+     * one), or a job cancelled before it started. Empty while the line has not ended (or its result is not readable).
+     */
+    public static Optional<Written> ofEnded(String batchId, ChunkManifest.Entry entry, LineOutcome outcome,
+                                            Optional<JobResult> result, BatchEndpoint endpoint) {
+        if (entry.error() != null) {
+            return Optional.of(ofInvalid(batchId, entry));
+        }
+        if (result.isPresent()) {
+            return Optional.of(ofResult(batchId, entry, result.get(), endpoint));
+        }
+        if (outcome == LineOutcome.CANCELLED) {
+            return Optional.of(ofCancelled(batchId, entry));
+        }
+        return Optional.empty();
     }
 
     /** A line whose job has its result. */

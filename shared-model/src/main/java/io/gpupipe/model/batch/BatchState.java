@@ -5,6 +5,7 @@ import io.gpupipe.model.owner.Owner;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A batch as stored at {@link BatchLayout#recordKey} (and, once terminal, at {@link BatchLayout#finalKey}): the
@@ -35,7 +36,13 @@ public record BatchState(
         String outputFileId,
         String errorFileId,
         List<BatchError> errors,
-        String owner) {
+        String owner,
+        String retryOf,
+        String retriedBy) {
+    /** The metadata key under which a retry batch names the batch it retries (ours, shown on top of the caller's). */
+    public static final String RETRY_OF_KEY = "retry_of";
+    /** The metadata key under which a retried batch names its retry batch. */
+    public static final String RETRIED_BY_KEY = "retried_by";
 
     public BatchState {
         if (!BatchIds.isValidBatchId(id) || endpoint == null || status == null || createdAt == null) {
@@ -50,7 +57,42 @@ public record BatchState(
         return new BatchState(id, request.endpoint(), request.inputFileId(), request.completionWindow(),
                 request.metadata(), request.callbackUrl(), BatchStatus.VALIDATING, now,
                 now.plus(BatchLimits.COMPLETION_WINDOW_DURATION), null, null, null, null, null, null, null, null,
-                null, null, null, null, owner.value());
+                null, null, null, null, owner.value(), null, null);
+    }
+
+    /**
+     * A new batch retrying some lines of {@code old} (same owner, endpoint, metadata and callback), whose input the
+     * batch function writes at {@code inputKey} from the old batch's lines to retry before planning it.
+     */
+    public static BatchState retryOf(BatchState old, String id, String inputKey, Instant now) {
+        return new BatchState(id, old.endpoint, inputKey, old.completionWindow, old.metadata, old.callbackUrl,
+                BatchStatus.VALIDATING, now, now.plus(BatchLimits.COMPLETION_WINDOW_DURATION), null, null, null, null,
+                null, null, null, null, null, null, null, null, old.owner, old.id, null);
+    }
+
+    /** This batch, naming the batch that retries it ({@code null}: the retry was taken back). */
+    public BatchState withRetriedBy(String retryId) {
+        return new BatchState(id, endpoint, inputFileId, completionWindow, metadata, callbackUrl, status, createdAt,
+                expiresAt, inProgressAt, finalizingAt, completedAt, failedAt, expiredAt, cancellingAt, cancelledAt,
+                plan, counts, outputFileId, errorFileId, errors, owner, retryOf, retryId);
+    }
+
+    /**
+     * The metadata as answered: the caller's pairs, and the retry links ({@link #RETRY_OF_KEY}, {@link
+     * #RETRIED_BY_KEY}) on top, replacing a pair of the same name. Null when there is none.
+     */
+    public Map<String, String> shownMetadata() {
+        if (retryOf == null && retriedBy == null) {
+            return metadata;
+        }
+        Map<String, String> shown = new TreeMap<>(metadata == null ? Map.of() : metadata);
+        if (retryOf != null) {
+            shown.put(RETRY_OF_KEY, retryOf);
+        }
+        if (retriedBy != null) {
+            shown.put(RETRIED_BY_KEY, retriedBy);
+        }
+        return shown;
     }
 
     /** The owner whose batch this is; {@link Owner#QUEUE} for a record written before batches had owners. */
@@ -99,7 +141,7 @@ public record BatchState(
         };
         BatchState finalizing = new BatchState(id, endpoint, inputFileId, completionWindow, metadata, callbackUrl,
                 status, createdAt, expiresAt, inProgressAt, finalizingStarted, completedAt, failedAt, expiredAt,
-                cancellingAt, cancelledAt, plan, counts, outputFileId, errorFileId, errors, owner);
+                cancellingAt, cancelledAt, plan, counts, outputFileId, errorFileId, errors, owner, retryOf, retriedBy);
         return finalizing.copy(next, plan, now, stamp, lines.toRequestCounts(total), outputKey, errorKey, errors);
     }
 
@@ -111,6 +153,7 @@ public record BatchState(
                 expiresAt, stamp == Stamp.IN_PROGRESS ? now : inProgressAt, finalizingAt,
                 stamp == Stamp.COMPLETED ? now : completedAt, stamp == Stamp.FAILED ? now : failedAt,
                 stamp == Stamp.EXPIRED ? now : expiredAt, stamp == Stamp.CANCELLING ? now : cancellingAt,
-                stamp == Stamp.CANCELLED ? now : cancelledAt, newPlan, newCounts, output, error, why, owner);
+                stamp == Stamp.CANCELLED ? now : cancelledAt, newPlan, newCounts, output, error, why, owner, retryOf,
+                retriedBy);
     }
 }

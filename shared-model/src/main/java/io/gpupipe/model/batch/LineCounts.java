@@ -1,5 +1,6 @@
 package io.gpupipe.model.batch;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /** How many lines ended each way: of one chunk (its ended record's key carries them) or of a whole batch. */
@@ -47,5 +48,21 @@ public record LineCounts(int succeeded, int failed, int expired, int cancelled, 
      */
     public RequestCounts toRequestCounts(int total) {
         return new RequestCounts(total, succeeded, failed + expired + invalid);
+    }
+
+    /** The lines that ended {@code outcome}'s way. */
+    public int of(LineOutcome outcome) {
+        return switch (outcome) {
+            case SUCCEEDED -> succeeded;
+            case FAILED -> failed;
+            case EXPIRED -> expired;
+            case CANCELLED -> cancelled;
+            case INVALID -> invalid;
+        };
+    }
+
+    /** The lines a retry batch runs again ({@link LineOutcome#isRetried}). */
+    public int retried() {
+        return Arrays.stream(LineOutcome.values()).filter(LineOutcome::isRetried).mapToInt(this::of).sum();
     }
 }

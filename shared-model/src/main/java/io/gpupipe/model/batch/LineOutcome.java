@@ -47,4 +47,15 @@ public enum LineOutcome {
             case CANCELLED, INVALID -> false;
         };
     }
+
+    /**
+     * True when a retry batch runs the line again: a job that failed, or one that never started (expired before it
+     * started, or cancelled). A succeeded line is kept, and an invalid line would be refused again as it is.
+     */
+    public boolean isRetried() {
+        return switch (this) {
+            case FAILED, EXPIRED, CANCELLED -> true;
+            case SUCCEEDED, INVALID -> false;
+        };
+    }
 }

@@ -12,6 +12,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -128,6 +129,30 @@ class BatchOutputsTest {
         assertThat(b.at("/error/code").asText()).isEqualTo(LineError.INVALID_JSON);
         assertThat(b.at("/error/message").asText()).startsWith("line 9: ");
         assertThat(c.at("/error/code").asText()).isEqualTo(BatchOutputs.BATCH_CANCELLED);
+    }
+
+    @Test
+    void ofEnded_shouldWriteEachEndedLine_andNothingForALineStillRunning() {
+        // given
+        JobResult result = new JobResult(ID, JobStatus.SUCCEEDED, Task.GENERATE,
+                JobResult.Output.text("Once upon a time.", JobResult.Usage.of(4, 4), "stop"), null, Tier.of("small"),
+                "stories260K", null, 40L, 5L, 1, null, null, AT);
+        ChunkManifest.Entry invalid = new ChunkManifest.Entry(4, null, null, LineError.of(LineError.INVALID_JSON,
+                "not JSON"));
+
+        // then
+        assertThat(BatchOutputs.ofEnded(BATCH, ENTRY, LineOutcome.SUCCEEDED, Optional.of(result),
+                BatchEndpoint.COMPLETIONS)).contains(BatchOutputs.ofResult(BATCH, ENTRY, result,
+                BatchEndpoint.COMPLETIONS));
+        assertThat(BatchOutputs.ofEnded(BATCH, invalid, LineOutcome.INVALID, Optional.empty(),
+                BatchEndpoint.COMPLETIONS)).contains(BatchOutputs.ofInvalid(BATCH, invalid));
+        assertThat(BatchOutputs.ofEnded(BATCH, ENTRY, LineOutcome.CANCELLED, Optional.empty(),
+                BatchEndpoint.COMPLETIONS)).contains(BatchOutputs.ofCancelled(BATCH, ENTRY));
+        assertThat(BatchOutputs.ofEnded(BATCH, ENTRY, LineOutcome.CANCELLED, Optional.of(result),
+                BatchEndpoint.COMPLETIONS)).as("a cancelled line whose job ran anyway: its result")
+                .map(BatchOutputs.Written::file).contains(BatchLayout.File.OUTPUT);
+        assertThat(BatchOutputs.ofEnded(BATCH, ENTRY, null, Optional.empty(), BatchEndpoint.COMPLETIONS))
+                .as("not ended yet").isEmpty();
     }
 
     private static JsonNode line(BatchOutputs.Written written) throws Exception {

@@ -23,7 +23,10 @@ public record HttpApiRoute(String method, String pathTemplate) {
             new HttpApiRoute("POST", "/v1/batches"),
             new HttpApiRoute("GET", "/v1/batches/{id}"),
             new HttpApiRoute("DELETE", "/v1/batches/{id}"),
-            new HttpApiRoute("POST", "/v1/batches/{id}/cancel"));
+            new HttpApiRoute("POST", "/v1/batches/{id}/cancel"),
+            new HttpApiRoute("POST", "/v1/batches/{id}/retry"),
+            new HttpApiRoute("GET", "/v1/batches/{id}/output"),
+            new HttpApiRoute("GET", "/v1/batches/{id}/errors"));
 
     public String routeKey() {
         return method + " " + pathTemplate;
