@@ -4,6 +4,7 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.router.internal.RequestGate;
+import io.gpupipe.router.internal.SubmissionBudget;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -30,8 +31,10 @@ public class BatchesResource {
     private final BatchService service;
     private final RequestGate gate;
     private final Callers callers;
+    private final SubmissionBudget budget;
 
-    BatchesResource(BatchService service, RequestGate gate, Callers callers) {
+    BatchesResource(BatchService service, RequestGate gate, Callers callers, SubmissionBudget budget) {
+        this.budget = budget;
         this.service = service;
         this.gate = gate;
         this.callers = callers;
@@ -52,6 +55,10 @@ public class BatchesResource {
             Optional<RequestGate.Refusal> refusal = gate.check(contentType, length(body));
             if (refusal.isPresent()) {
                 return refused(refusal.get());
+            }
+            Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
+            if (overBudget.isPresent()) {
+                return ApiResponses.budgetExceeded(overBudget.get());
             }
             return answer(service.create(length(body) == 0 ? "" : new String(body, StandardCharsets.UTF_8), owner));
         });
