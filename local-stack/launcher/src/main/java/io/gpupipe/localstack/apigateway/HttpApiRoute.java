@@ -23,7 +23,8 @@ public record HttpApiRoute(String method, String pathTemplate) {
             new HttpApiRoute("POST", "/v1/batches"),
             new HttpApiRoute("GET", "/v1/batches/{id}"),
             new HttpApiRoute("DELETE", "/v1/batches/{id}"),
-            new HttpApiRoute("POST", "/v1/batches/{id}/cancel"));
+            new HttpApiRoute("POST", "/v1/batches/{id}/cancel"),
+            new HttpApiRoute("GET", "/v1/usage"));
 
     public String routeKey() {
         return method + " " + pathTemplate;
