@@ -15,16 +15,15 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a usage question reads and writes (an in-memory store counting the calls the S3 store would make): a month
+ * What a usage question reads and writes (days read in parallel) (an in-memory store counting the calls the S3 store would make): a month
  * costs one listing per unsettled day and one summary read per settled one, once its summaries exist.
  */
 class UsageServiceTest {
@@ -77,9 +76,9 @@ class UsageServiceTest {
 
     /** Records and summaries in memory; counts each call by the S3 request it stands for. */
     private static final class CountingStore implements UsageStore {
-        private final Map<LocalDate, List<UsageRecord>> records = new HashMap<>();
-        private final Map<LocalDate, DaySummary> summaries = new HashMap<>();
-        private final Map<String, Integer> calls = new TreeMap<>();
+        private final Map<LocalDate, List<UsageRecord>> records = new ConcurrentHashMap<>();
+        private final Map<LocalDate, DaySummary> summaries = new ConcurrentHashMap<>();
+        private final Map<String, Integer> calls = new ConcurrentHashMap<>();
 
         void add(LocalDate day) {
             records.computeIfAbsent(day, d -> new ArrayList<>()).add(new UsageRecord(UUID.randomUUID().toString(),
