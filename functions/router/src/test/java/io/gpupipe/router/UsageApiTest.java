@@ -98,7 +98,8 @@ class UsageApiTest extends LocalAwsProbeSetup {
                 .then().statusCode(400).body("errors.field", contains("groupBy"))
                 .body("errors.code", contains("invalid_value"));
         given().queryParam("start", "2026-12-02").queryParam("end", "2026-12-01").get("/v1/usage")
-                .then().statusCode(400).body("errors.field", contains("end")).body("errors.code", contains("out_of_range"));
+                .then().statusCode(400).body("errors.field", contains("end"))
+                .body("errors.code", contains("out_of_range"));
         given().queryParam("start", "2026-01-01").queryParam("end", "2026-12-01").get("/v1/usage")
                 .then().statusCode(400).body("errors.field", contains("end"))
                 .body("errors[0].message", org.hamcrest.Matchers.containsString("at most 93 days"));

@@ -23,8 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a usage question reads and writes (days read in parallel) (an in-memory store counting the calls the S3 store would make): a month
- * costs one listing per unsettled day and one summary read per settled one, once its summaries exist.
+ * What a usage question reads and writes (days read in parallel; an in-memory store counting the calls the S3 store
+ * would make): a month costs one listing per unsettled day and one summary read per settled one, once its summaries
+ * exist.
  */
 class UsageServiceTest {
     private static final Owner ALICE = new CallerIdentity.Jwt("https://issuer", "alice").owner();

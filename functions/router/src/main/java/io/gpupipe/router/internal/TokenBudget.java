@@ -30,8 +30,8 @@ public final class TokenBudget implements SubmissionBudget {
     private final Map<Owner, Counted> counted = new ConcurrentHashMap<>();
 
     /** A budget of {@code monthlyTokens} per caller, its use read through {@code usage} at most once per refresh. */
-    public TokenBudget(long monthlyTokens, Duration refresh, BiFunction<Owner, UsageRange, Collection<DaySummary>> usage,
-                       Clock clock) {
+    public TokenBudget(long monthlyTokens, Duration refresh,
+                       BiFunction<Owner, UsageRange, Collection<DaySummary>> usage, Clock clock) {
         if (monthlyTokens < 1) {
             throw new IllegalArgumentException("a monthly token budget is >= 1 token");
         }
