@@ -65,7 +65,9 @@ class SamTranslatedTemplateTest {
                     "if UseWake: lambda:InvokeFunction ${ScalingMetricFunction.Arn}",
                     // each caller's ledgers of unfinished jobs and batches (docs/security.md): read, then written
                     // over the version read
-                    "s3:GetObject " + BUCKET + "/quotas/*", "s3:PutObject " + BUCKET + "/quotas/*"),
+                    "s3:GetObject " + BUCKET + "/quotas/*", "s3:PutObject " + BUCKET + "/quotas/*",
+                    // GET /v1/usage: settled days' summaries read, or made once
+                    "s3:GetObject " + BUCKET + "/usage/summaries/*", "s3:PutObject " + BUCKET + "/usage/summaries/*"),
             "ResultNotifierFunction", String.join("|", LOGS, "sqs:SendMessage ${FunctionFailureQueue.Arn}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${SuccessTopic.TopicName}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${ErrorTopic.TopicName}",
@@ -80,7 +82,10 @@ class SamTranslatedTemplateTest {
                     "sqs:DeleteMessage ${CallbackRetryQueue.Arn}", "sqs:GetQueueAttributes ${CallbackRetryQueue.Arn}",
                     "secretsmanager:GetSecretValue ${CallbackSecret}", KMS_IF_SET,
                     // releases from the callers' ledgers when a result or a batch's final record lands
-                    "s3:GetObject " + BUCKET_BY_NAME + "/quotas/*", "s3:PutObject " + BUCKET_BY_NAME + "/quotas/*"),
+                    "s3:GetObject " + BUCKET_BY_NAME + "/quotas/*", "s3:PutObject " + BUCKET_BY_NAME + "/quotas/*",
+                    // one usage record per result; a late one takes its day's summary back
+                    "s3:PutObject " + BUCKET_BY_NAME + "/usage/records/*",
+                    "s3:DeleteObject " + BUCKET_BY_NAME + "/usage/summaries/*"),
             "ScalingMetricFunction", String.join("|", LOGS, "sqs:GetQueueAttributes ${<tier>Queue.Arn}",
                     "ecs:DescribeServices arn:${AWS::Partition}:ecs:${AWS::Region}:${AWS::AccountId}:service/"
                             + "${ClusterName}/*",

@@ -34,8 +34,18 @@ public final class TierCatalogue {
     private final Map<Tier, TierDefinition> tiers;
     private final Map<Task, Tier> defaultTiers;
     private final Tier escalationTier;
+    private final Map<Tier, Double> gpuHourUsd;
 
     public TierCatalogue(List<TierDefinition> tiers, Map<Task, Tier> defaultTiers, Tier escalationTier) {
+        this(tiers, defaultTiers, escalationTier, Map.of());
+    }
+
+    /**
+     * A catalogue whose tiers in {@code gpuHourUsd} have a price: US dollars per GPU-hour, what usage answers estimate
+     * a job's cost from (the estimate is the tier's GPUs x this price x the job's inference time).
+     */
+    public TierCatalogue(List<TierDefinition> tiers, Map<Task, Tier> defaultTiers, Tier escalationTier,
+                         Map<Tier, Double> gpuHourUsd) {
         Map<Tier, TierDefinition> byName = new LinkedHashMap<>();
         Set<String> queues = new java.util.HashSet<>();
         for (TierDefinition tier : tiers) {
@@ -71,6 +81,13 @@ public final class TierCatalogue {
         this.tiers = Collections.unmodifiableMap(byName);
         this.defaultTiers = Collections.unmodifiableMap(defaults);
         this.escalationTier = escalationTier;
+        gpuHourUsd.forEach((tier, price) -> {
+            if (!byName.containsKey(tier) || price == null || !(price > 0) || price.isInfinite()) {
+                throw new IllegalArgumentException("tier " + tier + ": gpuHourUsd must be a price > 0 of a tier of "
+                        + "the catalogue, got " + price);
+            }
+        });
+        this.gpuHourUsd = Map.copyOf(gpuHourUsd);
     }
 
     /** The catalogue shipped in this jar (read once). */
@@ -106,15 +123,19 @@ public final class TierCatalogue {
 
     private static TierCatalogue fromJson(JsonNode root) {
         List<TierDefinition> tiers = new ArrayList<>();
+        Map<Tier, Double> prices = new LinkedHashMap<>();
         for (JsonNode node : required(root, "tiers", "catalogue")) {
-            tiers.add(tier(node));
+            TierDefinition tier = tier(node);
+            tiers.add(tier);
+            gpuHourUsd(node, "tier " + tier.tier()).ifPresent(price -> prices.put(tier.tier(), price));
         }
         JsonNode routing = required(root, "routing", "catalogue");
         Map<Task, Tier> defaults = new EnumMap<>(Task.class);
         required(routing, "default", "routing").fields().forEachRemaining(e -> defaults.put(
                 Task.fromWireName(e.getKey()).orElseThrow(() -> new IllegalArgumentException(
                         "routing.default: unknown task " + e.getKey())), Tier.of(e.getValue().asText())));
-        return new TierCatalogue(tiers, defaults, Tier.of(required(routing, "escalation", "routing").asText()));
+        return new TierCatalogue(tiers, defaults, Tier.of(required(routing, "escalation", "routing").asText()),
+                prices);
     }
 
     private static TierDefinition tier(JsonNode node) {
@@ -154,6 +175,18 @@ public final class TierCatalogue {
             throw new IllegalArgumentException(where + ": cacheByDefault must be true or false, got " + value);
         }
         return value.booleanValue();
+    }
+
+    /** Optional {@code gpuHourUsd}: a JSON number (US dollars per GPU-hour); absent, the tier has no price. */
+    private static Optional<Double> gpuHourUsd(JsonNode node, String where) {
+        JsonNode value = node.get("gpuHourUsd");
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isNumber()) {
+            throw new IllegalArgumentException(where + ": gpuHourUsd must be a number, got " + value);
+        }
+        return Optional.of(value.doubleValue());
     }
 
     private static ModelServerContract contractOf(String text, String where) {
@@ -229,14 +262,19 @@ public final class TierCatalogue {
     public TierCatalogue withTier(TierDefinition tier) {
         Map<Tier, TierDefinition> copy = new LinkedHashMap<>(tiers);
         copy.put(tier.tier(), tier);
-        return new TierCatalogue(List.copyOf(copy.values()), defaultTiers, escalationTier);
+        return new TierCatalogue(List.copyOf(copy.values()), defaultTiers, escalationTier, gpuHourUsd);
     }
 
     /** A copy whose jobs of {@code task} go to {@code tier} by default (and, for text, escalate to {@code escalation}). */
     public TierCatalogue withRouting(Task task, Tier tier, Tier escalation) {
         Map<Task, Tier> defaults = new EnumMap<>(defaultTiers);
         defaults.put(task, tier);
-        return new TierCatalogue(tiers(), defaults, escalation);
+        return new TierCatalogue(tiers(), defaults, escalation, gpuHourUsd);
+    }
+
+    /** The tier's price in US dollars per GPU-hour, when the catalogue gives one ({@code gpuHourUsd}). */
+    public Optional<Double> gpuHourUsd(Tier tier) {
+        return Optional.ofNullable(gpuHourUsd.get(tier));
     }
 
     /** The names joined with ", " (for messages). */

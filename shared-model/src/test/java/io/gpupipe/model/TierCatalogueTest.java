@@ -106,4 +106,27 @@ class TierCatalogueTest {
                         .satisfies(e -> assertThat(e.message())
                                 .isEqualTo("route must be one of: small, large, speech; got \"medium\"")));
     }
+
+    @Test
+    void read_shouldTakeAnOptionalGpuHourPrice_andRefuseOneThatIsNotAPositiveNumber() {
+        String tier = """
+                {"routing": {"default": {"generate": "small", "speech": "speech"}, "escalation": "small"},
+                 "tiers": [{"name": "small", "queue": "q", "contract": "text", "serves": ["generate"],
+                   "modelTimeoutSeconds": 60, "visibilityTimeoutSeconds": 60, "gpus": "0.5", "gpuMemoryMiB": 1000,
+                   "taskCpu": 1024, "taskMemoryMiB": 1024, "maxTasks": 1, "backlogPerTask": 5,
+                   "maxScaleOutStep": 1, "scaleInAfterMinutes": 1, "modelLoadGraceMinutes": 1 %s},
+                   {"name": "speech", "queue": "s", "contract": "speech", "serves": ["speech"],
+                   "modelTimeoutSeconds": 60, "visibilityTimeoutSeconds": 60, "gpus": "1", "gpuMemoryMiB": 1000,
+                   "taskCpu": 1024, "taskMemoryMiB": 1024, "maxTasks": 1, "backlogPerTask": 5,
+                   "maxScaleOutStep": 1, "scaleInAfterMinutes": 1, "modelLoadGraceMinutes": 1}]}
+                """;
+
+        assertThat(TierCatalogue.parse(tier.formatted(", \"gpuHourUsd\": 2.5")).gpuHourUsd(Tier.of("small")))
+                .contains(2.5);
+        assertThat(TierCatalogue.parse(tier.formatted("")).gpuHourUsd(Tier.of("small"))).isEmpty();
+        assertThatThrownBy(() -> TierCatalogue.parse(tier.formatted(", \"gpuHourUsd\": \"2.5\"")))
+                .hasMessage("tier small: gpuHourUsd must be a number, got \"2.5\"");
+        assertThatThrownBy(() -> TierCatalogue.parse(tier.formatted(", \"gpuHourUsd\": 0")))
+                .hasMessageContaining("gpuHourUsd must be a price > 0");
+    }
 }

@@ -6,6 +6,7 @@ import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3DeliveryLedger;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.S3ResultStore;
+import io.gpupipe.adapters.aws.S3UsageStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.submission.LineLedger;
 import io.gpupipe.submission.OwnerQuotas;
@@ -43,5 +44,11 @@ public class NotifierBeans {
     LineLedgers lineLedgers(S3Client s3, S3Presigner presigner, SqsClient sqs, NotifierConfig config) {
         var tasks = config.batchQueueUrl().filter(url -> !url.isBlank()).map(url -> new SqsBatchTasks(sqs, url));
         return bucket -> tasks.map(queue -> new LineLedger(new S3BatchStore(s3, presigner, bucket), queue));
+    }
+
+    @Produces
+    @Singleton
+    UsageAccounting.Stores usageStores(S3Client s3) {
+        return bucket -> new S3UsageStore(s3, bucket);
     }
 }

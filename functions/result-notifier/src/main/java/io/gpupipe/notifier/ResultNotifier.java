@@ -43,6 +43,7 @@ import org.jboss.logging.MDC;
  * the {@link DeliveryLedger}, so a retried or duplicated event skips it. A crash between a send and its record can
  * still repeat that one step (at least once, never lost). Once notified, the job no longer counts against its owner's
  * limit on unfinished jobs ({@link QuotaReleases}); a release that fails fails the record (retried, idempotent).
+ * Every result, a batch line's too, is counted in its caller's usage ({@link UsageAccounting}; idempotent as well).
  */
 @ApplicationScoped
 public class ResultNotifier {
@@ -54,14 +55,16 @@ public class ResultNotifier {
     private final CallbackRedeliverer redeliverer;
     private final JsonLines lines;
     private final QuotaReleases quotas;
+    private final UsageAccounting usage;
     private final String successTopic;
     private final String errorTopic;
     private final Tracer tracer;
 
     ResultNotifier(NotifierConfig config, ResultStore store, CallbackSender callbacks, OnceDeliveries deliveries,
                    BatchNotifier batches, CallbackRedeliverer redeliverer, JsonLines lines, QuotaReleases quotas,
-                   Tracer tracer) {
+                   UsageAccounting usage, Tracer tracer) {
         this.quotas = quotas;
+        this.usage = usage;
         this.tracer = tracer;
         this.store = store;
         this.callbacks = callbacks;
@@ -127,6 +130,7 @@ public class ResultNotifier {
         JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
         if (result.batch() != null) {
             // a batch's lines send no event of their own: the batch sends one when its last line has ended
+            usage.ended(record.bucket(), result);
             return batches.lineEnded(record.bucket(), key, result);
         }
         Span span = tracer.spanBuilder(NOTIFY_SPAN).setSpanKind(SpanKind.CONSUMER).setParent(Traces.parent(
@@ -136,6 +140,7 @@ public class ResultNotifier {
             return Traces.within(span, () -> {
                 RecordOutcome.Notified notified = notify(record, key, result);
                 quotas.release(record.bucket(), result.owner(), QuotaKind.JOBS, result.requestId());
+                usage.ended(record.bucket(), result);
                 span.setAttribute(SpanAttributes.OUTCOME, notified.callback().status().name()
                         .toLowerCase(Locale.ROOT));
                 return notified;

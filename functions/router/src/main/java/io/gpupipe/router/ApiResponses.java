@@ -7,6 +7,7 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
+import io.gpupipe.router.internal.SubmissionBudget;
 import io.gpupipe.submission.CancelOutcome;
 import io.gpupipe.submission.SubmitOutcome;
 import jakarta.ws.rs.core.MediaType;
@@ -137,5 +138,15 @@ final class ApiResponses {
 
     static Response json(int status, Object body) {
         return Response.status(status).type(MediaType.APPLICATION_JSON).entity(JobJson.write(body)).build();
+    }
+
+    /** 429: the caller has used its monthly token budget; {@code Retry-After} is the start of the next month. */
+    static Response budgetExceeded(SubmissionBudget.Exceeded exceeded) {
+        return Response.status(TOO_MANY_REQUESTS).type(MediaType.APPLICATION_JSON)
+                .header(RETRY_AFTER, Long.toString(Math.max(1, exceeded.retryAfter().toSeconds())))
+                .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("owner", ApiErrorCodes.BUDGET_EXCEEDED,
+                        "monthly budget of " + exceeded.budget() + " tokens reached (" + exceeded.used()
+                                + " counted this month from finished jobs); it renews at " + exceeded.renewsAt())),
+                        null, true))).build();
     }
 }

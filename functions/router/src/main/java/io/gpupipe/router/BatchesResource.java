@@ -5,6 +5,7 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.router.internal.RequestGate;
+import io.gpupipe.router.internal.SubmissionBudget;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -39,9 +40,11 @@ public class BatchesResource {
     private final Callers callers;
     private final BatchRetries retries;
     private final BatchFilePages pages;
+    private final SubmissionBudget budget;
 
     BatchesResource(BatchService service, RequestGate gate, Callers callers, BatchRetries retries,
-                    BatchFilePages pages) {
+                    BatchFilePages pages, SubmissionBudget budget) {
+        this.budget = budget;
         this.service = service;
         this.retries = retries;
         this.pages = pages;
@@ -64,6 +67,10 @@ public class BatchesResource {
             Optional<RequestGate.Refusal> refusal = gate.check(contentType, length(body));
             if (refusal.isPresent()) {
                 return refused(refusal.get());
+            }
+            Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
+            if (overBudget.isPresent()) {
+                return ApiResponses.budgetExceeded(overBudget.get());
             }
             return answer(service.create(length(body) == 0 ? "" : new String(body, StandardCharsets.UTF_8), owner));
         });

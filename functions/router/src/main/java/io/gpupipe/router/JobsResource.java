@@ -3,6 +3,7 @@ package io.gpupipe.router;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.StatusUrls;
+import io.gpupipe.router.internal.SubmissionBudget;
 import io.gpupipe.router.internal.SubmitTracing;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -31,9 +32,11 @@ public class JobsResource {
     private final StatusUrls statusUrls;
     private final SubmitTracing tracing;
     private final Callers callers;
+    private final SubmissionBudget budget;
 
     JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls, SubmitTracing tracing,
-                 Callers callers) {
+                 Callers callers, SubmissionBudget budget) {
+        this.budget = budget;
         this.service = service;
         this.gate = gate;
         this.statusUrls = statusUrls;
@@ -80,6 +83,10 @@ public class JobsResource {
             Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
             if (refusal.isPresent()) {
                 return ApiResponses.error(refusal.get().status(), refusal.get().error());
+            }
+            Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
+            if (overBudget.isPresent()) {
+                return ApiResponses.budgetExceeded(overBudget.get());
             }
             String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
             return tracing.traced(traceparent, () -> service.submit(json, owner),

@@ -6,6 +6,7 @@ import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchObject;
+import io.gpupipe.model.usage.UsageReport;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -14,7 +15,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  */
 @RegisterForReflection(targets = {JobView.class, FieldError.class, JobStatus.class, Task.class, Tier.class,
     ErrorResponse.class, SubmitResponse.class, InferResponse.class, JobStatusResponse.class, BatchObject.class,
-    BatchObject.Errors.class, UploadResponse.class})
+    BatchObject.Errors.class, UploadResponse.class, UsageReport.class, UsageReport.Line.class,
+    UsageReport.Jobs.class})
 public final class ReflectionConfig {
     private ReflectionConfig() {
     }

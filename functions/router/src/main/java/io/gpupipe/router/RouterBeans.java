@@ -9,12 +9,14 @@ import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
+import io.gpupipe.adapters.aws.S3UsageStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
+import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.router.aws.BedrockClients;
@@ -27,7 +29,9 @@ import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.router.internal.StatusUrls;
+import io.gpupipe.router.internal.SubmissionBudget;
 import io.gpupipe.router.internal.SubmitTracing;
+import io.gpupipe.router.internal.TokenBudget;
 import io.gpupipe.router.wake.IdleTierWake;
 import io.gpupipe.router.wake.WakingJobQueue;
 import io.gpupipe.submission.OwnerQuotas;
@@ -202,5 +206,21 @@ public class RouterBeans {
     @Singleton
     StatusUrls statusUrls(RouterConfig config) {
         return new StatusUrls(config.publicBaseUrl());
+    }
+
+    @Produces
+    @Singleton
+    UsageService usageService(S3Client s3, RouterConfig config, TierCatalogue tiers, Clock clock) {
+        return new UsageService(new S3UsageStore(s3, config.bucket()), CostEstimate.of(tiers), clock);
+    }
+
+    /** The monthly token budget of each caller when one is configured (above 0), else {@link SubmissionBudget#NONE}. */
+    @Produces
+    @Singleton
+    SubmissionBudget submissionBudget(UsageService usage, RouterConfig config, Clock clock) {
+        return config.usage().monthlyTokenBudget().filter(tokens -> tokens > 0)
+                .<SubmissionBudget>map(tokens -> new TokenBudget(tokens, config.usage().budgetRefresh(),
+                        (owner, range) -> usage.days(owner, range).values(), clock))
+                .orElse(SubmissionBudget.NONE);
     }
 }

@@ -104,6 +104,22 @@ public interface RouterConfig {
         Duration retryAfter();
     }
 
+    /** Callers' usage ({@code GET /v1/usage}) and the optional monthly token budget (docs/api.md, "Usage"). */
+    Usage usage();
+
+    interface Usage {
+        /**
+         * Prompt and completion tokens each caller may use per calendar month (UTC), counted from finished jobs
+         * ({@code GPUPIPE_ROUTER_USAGE_MONTHLY_TOKEN_BUDGET}; SAM's {@code MonthlyTokenBudget}); unset or 0: no budget.
+         * Over it, submissions answer 429 {@code budget_exceeded}.
+         */
+        Optional<Long> monthlyTokenBudget();
+
+        /** How long a router instance reuses a caller's count of the month's tokens before reading it again. */
+        @WithDefault("60s")
+        Duration budgetRefresh();
+    }
+
     /** Which authorizer's identity the router takes (configured in lower case). */
     enum AuthMode {
         NONE,

@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
+import io.gpupipe.localstack.events.AwsEvents;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.api.ApiDescription;
 import io.gpupipe.model.batch.BatchIds;
@@ -25,6 +27,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -309,6 +313,61 @@ class CallerIsolationTest {
         }
         assertThat(caller.submit("{\"requestId\":\"" + UUID.randomUUID() + "\"," + STAYS_QUEUED + "}").status())
                 .isEqualTo(429);
+    }
+
+    @Test
+    void usage_shouldCountOnlyEachCallersOwnJobs_andEachJobOnce_whenAResultEventIsDeliveredAgain() throws IOException {
+        // given: two callers of their own; A has two speech jobs that succeed and a text job that fails (no text
+        // model here), B one speech job
+        Caller a = newCaller();
+        Caller b = newCaller();
+        String spoken = submitted(a.api(), "\"task\":\"speech\",\"prompt\":\"A counts this.\"");
+        submitted(a.api(), "\"task\":\"speech\",\"prompt\":\"And this.\"");
+        String failing = submitted(a.api(), "\"prompt\":\"Once upon a time\"");
+        submitted(b.api(), "\"task\":\"speech\",\"prompt\":\"B counts only this.\"");
+        String today = LocalDate.now(ZoneOffset.UTC).toString();
+        String byTier = "/v1/usage?start=" + today + "&groupBy=tier";
+
+        // when: every result is in and recorded (records follow the results' S3 events: poll)
+        JsonNode usageOfA = awaitUsage(a.api(), byTier, 3);
+        JsonNode usageOfB = awaitUsage(b.api(), byTier, 1);
+
+        // then: each caller sees its own jobs only
+        assertThat(usageOfA.at("/total/jobs/total").asLong()).as(usageOfA.toString()).isEqualTo(3);
+        assertThat(usageOfB.at("/total/jobs/total").asLong()).as(usageOfB.toString()).isEqualTo(1);
+        assertThat(a.api().status(failing).body().path("status").asText()).isEqualTo("failed");
+        assertThat(usageOfA.path("groups").findValuesAsText("tier")).containsExactly("small", "speech");
+        assertThat(usageOfA.at("/groups/0/jobs/failed").asLong()).as(usageOfA.toString()).isEqualTo(1);
+        assertThat(usageOfA.at("/groups/1/jobs/succeeded").asLong()).isEqualTo(2);
+        assertThat(usageOfA.at("/groups/1/inferenceSeconds").asDouble()).isPositive();
+        assertThat(usageOfA.at("/groups/1/estimatedCostUsd").asDouble()).isPositive();
+        assertThat(usageOfB.path("groups").findValuesAsText("tier")).containsExactly("speech");
+        assertThat(usageOfB.at("/total/jobs/succeeded").asLong()).isEqualTo(1);
+
+        // when: S3 delivers the event of A's first result once more (at least once), synchronously here
+        String key = JobLayout.resultKey(storedIdOf(a.subject(), spoken));
+        var again = stack.notifier().orElseThrow().invoke(JobJson.write(AwsEvents.objectCreated(stack.aws().bucket(),
+                key, 0, null, "0000000000000001", Instant.now())).getBytes(StandardCharsets.UTF_8));
+
+        // then: it was handled, and counts nothing twice
+        assertThat(again.ok()).as(new String(again.payload(), StandardCharsets.UTF_8)).isTrue();
+        assertThat(a.api().get(byTier).body()).isEqualTo(usageOfA);
+        assertThat(b.api().get(byTier).body()).isEqualTo(usageOfB);
+        ApiClient.Reply refused = a.api().get("/v1/usage?start=" + today + "&groupBy=week");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().at("/errors/0/field").asText()).isEqualTo("groupBy");
+    }
+
+    /** Polls {@code caller}'s usage until it counts {@code jobs} jobs, and answers it. */
+    private static JsonNode awaitUsage(ApiClient caller, String path, long jobs) {
+        AtomicReference<JsonNode> last = new AtomicReference<>();
+        await("usage of " + jobs + " jobs").atMost(JOB_LIMIT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    ApiClient.Reply reply = caller.get(path);
+                    last.set(reply.body());
+                    return reply.status() == 200 && reply.body().at("/total/jobs/total").asLong() >= jobs;
+                });
+        return last.get();
     }
 
     /** A caller of its own (a fresh subject), so quota cases never share a ledger. */

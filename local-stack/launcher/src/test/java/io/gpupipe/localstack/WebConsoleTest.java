@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
@@ -223,6 +224,28 @@ class WebConsoleTest {
         assertThat(driver.findElements(By.cssSelector("#scaling-chart polyline"))).hasSize(
                 TierCatalogue.bundled().tiers().size());
         assertThat(text("scaling-table")).contains(speech.wireName());
+    }
+
+    @Test
+    void usage_shouldShowTheMonthsJobsPerCaller_withTheEstimatesBasis() {
+        // given: a speech job of the anonymous caller (the console's own submissions carry no token either)
+        String id = UUID.randomUUID().toString();
+        assertThat(api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Counted.\"}")
+                .status()).isEqualTo(202);
+        assertThat(api.awaitTerminal(id, JOB_LIMIT).path("status").asText()).isEqualTo("succeeded");
+
+        // when
+        open("#/usage");
+
+        // then: its row counts it (records follow the result's S3 event: the page refreshes every 2 s)
+        String row = "#usage-table tr[data-owner='" + CallerIdentity.ANONYMOUS.owner().hex() + "'] td";
+        List<String> cells = await(d -> {
+            List<String> texts = d.findElements(By.cssSelector(row)).stream().map(WebElement::getText).toList();
+            return texts.size() == 8 && Long.parseLong(texts.get(1)) >= 1 ? texts : null;
+        }, JOB_LIMIT);
+        assertThat(cells.get(0)).isEqualTo("anonymous");
+        assertThat(Double.parseDouble(cells.get(5))).isPositive();
+        assertThat(text("usage-basis")).contains("estimate");
     }
 
     private void open(String fragment) {

@@ -26,7 +26,8 @@ public record HttpApiRoute(String method, String pathTemplate) {
             new HttpApiRoute("POST", "/v1/batches/{id}/cancel"),
             new HttpApiRoute("POST", "/v1/batches/{id}/retry"),
             new HttpApiRoute("GET", "/v1/batches/{id}/output"),
-            new HttpApiRoute("GET", "/v1/batches/{id}/errors"));
+            new HttpApiRoute("GET", "/v1/batches/{id}/errors"),
+            new HttpApiRoute("GET", "/v1/usage"));
 
     public String routeKey() {
         return method + " " + pathTemplate;

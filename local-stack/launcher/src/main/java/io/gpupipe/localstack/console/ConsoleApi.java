@@ -43,13 +43,15 @@ final class ConsoleApi {
     private final Optional<Redrive> redrive;
     private final Optional<ScalingWatch> scaling;
     private final Clock clock;
+    private final UsageWatch usage;
     private ObjectNode queuesSnapshot;
     private Instant queuesSnapshotAt = Instant.MIN;
 
     /** {@code traceFile} null: no trace file; {@code redrive} and {@code scaling} empty when not running. */
     ConsoleApi(TierCatalogue tiers, RecentJobs jobs, Function<String, Optional<byte[]>> objects, Path traceFile,
                QueueWatch queues, Supplier<Map<Tier, WorkerSupervisor>> supervisors, DeadLetters deadLetters,
-               Optional<Redrive> redrive, Optional<ScalingWatch> scaling, Clock clock) {
+               Optional<Redrive> redrive, Optional<ScalingWatch> scaling, UsageWatch usage, Clock clock) {
+        this.usage = usage;
         this.tiers = tiers;
         this.jobs = jobs;
         this.objects = objects;
@@ -143,6 +145,11 @@ final class ConsoleApi {
         scaling.ifPresent(s -> s.desiredTasks(clock.instant(), SCALING_WINDOW).forEach((tier, points) ->
                 series.addObject().put("tier", tier).set("points", JobJson.mapper().valueToTree(points))));
         return answer;
+    }
+
+    /** Every caller's usage of the month so far ({@link UsageWatch}). */
+    ObjectNode usage() {
+        return usage.usage();
     }
 
     /** Forgets the DLQ view's messages (after a redrive moved them) and the cached look at the queues. */

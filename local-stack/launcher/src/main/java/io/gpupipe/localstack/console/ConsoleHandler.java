@@ -68,6 +68,7 @@ final class ConsoleHandler implements HttpHandler {
             case "/api/jobs" -> json(exchange, 200, api.jobs());
             case "/api/queues" -> json(exchange, 200, api.queues());
             case "/api/scaling" -> json(exchange, 200, api.scaling());
+            case "/api/usage" -> json(exchange, 200, api.usage());
             default -> {
                 String prefix = "/api/jobs/";
                 String id = path.startsWith(prefix) ? path.substring(prefix.length()) : "";

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -69,7 +70,8 @@ public final class WebConsole implements AutoCloseable {
         Optional<Redrive> redrive = Optional.of(new Redrive(sqs, dlq.get(QueueAttributeName.QUEUE_ARN)));
 
         ConsoleApi consoleApi = new ConsoleApi(aws.tiers(), jobs, objects, stack.options().traceFile(), queueWatch,
-                stack::workerSupervisors, deadLetters, redrive, stack.cloudWatch().map(ScalingWatch::new), clock);
+                stack::workerSupervisors, deadLetters, redrive, stack.cloudWatch().map(ScalingWatch::new),
+                new UsageWatch(prefix -> keys(s3, bucket, prefix), aws.tiers(), clock), clock);
         URI s3Origin = URI.create(aws.s3Endpoint().getScheme() + "://" + aws.s3Endpoint().getAuthority());
         api.mount(ConsoleHandler.BASE, new ConsoleHandler(consoleApi, new ConsoleWrites(queueWatch, redrive),
                 s3Origin, console));
@@ -87,6 +89,15 @@ public final class WebConsole implements AutoCloseable {
         } catch (SdkException e) {
             // NoSuchKeyException (not written, or taken back) and any failure alike: nothing to show
             return Optional.empty();
+        }
+    }
+
+    private static List<String> keys(S3Client s3, String bucket, String prefix) {
+        try {
+            return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
+                    .map(S3Object::key).toList();
+        } catch (SdkException e) {
+            return List.of();
         }
     }
 

@@ -55,7 +55,7 @@ function statusBadge(status) {
 function route() {
   const hash = location.hash || '#/jobs';
   const job = hash.match(/^#\/job\/([0-9a-fA-F-]{36})$/);
-  state.view = job ? 'job' : (['#/queues', '#/scaling'].includes(hash) ? hash.substring(2) : 'jobs');
+  state.view = job ? 'job' : (['#/queues', '#/scaling', '#/usage'].includes(hash) ? hash.substring(2) : 'jobs');
   state.jobId = job ? job[1].toLowerCase() : null;
   state.jobTerminalPolls = 0;
   for (const section of document.querySelectorAll('.view')) {
@@ -76,6 +76,7 @@ async function refresh() {
     else if (state.view === 'job') await refreshJob();
     else if (state.view === 'queues') await refreshQueues();
     else if (state.view === 'scaling') await refreshScaling();
+    else if (state.view === 'usage') await refreshUsage();
     document.getElementById('live').classList.remove('stale');
   } catch (e) {
     document.getElementById('live').classList.add('stale');
@@ -464,6 +465,24 @@ async function refreshScaling() {
     document.querySelector('#scaling-table tbody').append(el('tr', {}, el('td', {colspan: 4},
         'Nothing published yet: the scaling-metric function runs every --metric-interval seconds.')));
   }
+}
+
+// ---- usage ----
+
+async function refreshUsage() {
+  const {body} = await getJson('/console/api/usage');
+  const rows = body.callers.map(c => {
+    const t = c.total;
+    return el('tr', {dataset: {owner: c.owner}}, el('td', {title: c.owner}, c.caller), el('td', {}, t.jobs.succeeded),
+        el('td', {}, t.jobs.failed), el('td', {}, t.promptTokens), el('td', {}, t.completionTokens),
+        el('td', {}, Number(t.inferenceSeconds).toFixed(1)), el('td', {}, t.cacheHits),
+        el('td', {}, Number(t.estimatedCostUsd).toFixed(6)));
+  });
+  if (!rows.length) {
+    rows.push(el('tr', {}, el('td', {colspan: 8}, 'No finished job of any caller this month yet.')));
+  }
+  document.querySelector('#usage-table tbody').replaceChildren(...rows);
+  document.getElementById('usage-basis').textContent = 'Cost: ' + body.costBasis + '.';
 }
 
 // ---- start ----
