@@ -13,6 +13,8 @@ import io.gpupipe.model.batch.ChunkManifest;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.cache.CacheEntry;
+import io.gpupipe.model.format.JsonSchemaSpec;
+import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.quota.UnfinishedLedger;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -26,7 +28,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection(targets = {InferenceJob.class, ChatMessage.class, JobState.class, JobResult.class,
     JobResult.Output.class, JobResult.Usage.class, JobResult.JobError.class, CacheEntry.class, BatchState.class,
     BatchPlan.class, ChunkPlan.class, ChunkPlan.Duplicate.class, BatchError.class, RequestCounts.class,
-    BatchTask.class, BatchMember.class, ChunkManifest.class, ChunkManifest.Entry.class, UnfinishedLedger.class})
+    BatchTask.class, BatchMember.class, ChunkManifest.class, ChunkManifest.Entry.class, UnfinishedLedger.class,
+    ResponseFormat.class, ResponseFormat.Type.class, JsonSchemaSpec.class})
 public final class StoredDocuments {
     private StoredDocuments() {
     }
