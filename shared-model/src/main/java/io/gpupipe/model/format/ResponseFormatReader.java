@@ -118,7 +118,7 @@ public final class ResponseFormatReader {
                     + " characters as compact JSON, got " + chars);
             return null;
         }
-        Optional<String> problem = SchemaReferences.outsideReference(schema)
+        Optional<String> problem = SchemaChecks.problem(schema)
                 .or(() -> JsonSchemas.metaSchemaViolation(schema)
                         .map(why -> "schema is not a valid JSON Schema (draft 2020-12): " + why));
         problem.ifPresent(why -> spec.error("schema", ErrorCodes.INVALID_VALUE, why));

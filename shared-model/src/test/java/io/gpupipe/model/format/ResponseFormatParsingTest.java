@@ -115,8 +115,10 @@ class ResponseFormatParsingTest {
         "{\"$ref\":\"https://example.com/person.json\"}",
         "{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"other.json#/a\"}}}",
         "{\"$dynamicRef\":\"http://127.0.0.1/x\"}",
-        "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\"}"})
-    void parse_shouldRejectTheSchema_whenItReachesOutsideItself(String schema) {
+        "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\"}",
+        "{\"type\":\"string\",\"pattern\":\"[a-\"}",
+        "{\"type\":\"object\",\"patternProperties\":{\"(unclosed\":{}}}"})
+    void parse_shouldRejectTheSchema_whenItReachesOutsideItselfOrHasABrokenPattern(String schema) {
         FieldError error = onlyError(schemaFormat("\"person\"", schema));
 
         assertThat(error.field()).isEqualTo("responseFormat.json_schema.schema");

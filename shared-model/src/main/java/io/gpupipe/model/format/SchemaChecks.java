@@ -4,20 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Keeps a client's schema self-contained: every {@code $ref} and {@code $dynamicRef} points inside it ("#..."), and
  * {@code $schema}, when given, names draft 2020-12. A schema that refers to a URL would have the router or a worker
- * fetch it (a request to wherever the client says) and would mean something else when that URL changes.
+ * fetch it (a request to wherever the client says) and would mean something else when that URL changes. Its
+ * {@code pattern}s and {@code patternProperties} names must be regular expressions: the meta-schema only annotates
+ * them ({@code format: regex}), and a worker must not meet a broken one only when it checks the output.
  */
-final class SchemaReferences {
+final class SchemaChecks {
     private static final String[] REFERENCE_KEYWORDS = {"$ref", "$dynamicRef"};
 
-    private SchemaReferences() {
+    private SchemaChecks() {
     }
 
-    /** Why {@code schema} is not self-contained, as an error message on the field "schema"; empty when it is. */
-    static Optional<String> outsideReference(JsonNode schema) {
+    /** What is wrong with {@code schema} (see the class comment), as an error on the field "schema"; empty if none. */
+    static Optional<String> problem(JsonNode schema) {
         JsonNode dialect = schema.get("$schema");
         if (dialect != null && !(dialect.isTextual() && isDraft202012(dialect.textValue()))) {
             return Optional.of("schema must be JSON Schema draft 2020-12: $schema is " + dialect + ", expected \""
@@ -39,6 +43,10 @@ final class SchemaReferences {
                             + target.textValue() + "\" at " + (pointer.isEmpty() ? "/" : pointer));
                 }
             }
+            Optional<String> badPattern = badPattern(node, pointer);
+            if (badPattern.isPresent()) {
+                return badPattern;
+            }
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 Optional<String> found = find(field.getValue(), pointer + "/" + escape(field.getKey()));
@@ -55,6 +63,34 @@ final class SchemaReferences {
             }
         }
         return Optional.empty();
+    }
+
+    private static Optional<String> badPattern(JsonNode node, String pointer) {
+        JsonNode pattern = node.get("pattern");
+        if (pattern != null && pattern.isTextual() && !compiles(pattern.textValue())) {
+            return Optional.of("schema has a pattern that is no regular expression at " + pointer + "/pattern: "
+                    + pattern);
+        }
+        JsonNode named = node.get("patternProperties");
+        if (named != null && named.isObject()) {
+            for (Iterator<String> names = named.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!compiles(name)) {
+                    return Optional.of("schema has a patternProperties name that is no regular expression at "
+                            + pointer + "/patternProperties: \"" + name + "\"");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean compiles(String regex) {
+        try {
+            Pattern.compile(regex);
+            return true;
+        } catch (PatternSyntaxException e) {
+            return false;
+        }
     }
 
     /** A JSON Pointer reference token (RFC 6901): "~" as "~0", "/" as "~1". */
