@@ -13,6 +13,8 @@ import io.gpupipe.model.batch.ChunkManifest;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.cache.CacheEntry;
+import io.gpupipe.model.format.JsonSchemaSpec;
+import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.quota.UnfinishedLedger;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageRecord;
@@ -30,7 +32,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     JobResult.Output.class, JobResult.Usage.class, JobResult.JobError.class, CacheEntry.class, BatchState.class,
     BatchPlan.class, ChunkPlan.class, ChunkPlan.Duplicate.class, BatchError.class, RequestCounts.class,
     BatchTask.class, BatchMember.class, ChunkManifest.class, ChunkManifest.Entry.class, UnfinishedLedger.class,
-    UsageRecord.class, DaySummary.class, DaySummary.Row.class, UsageTotals.class})
+    UsageRecord.class, DaySummary.class, DaySummary.Row.class, UsageTotals.class,
+    ResponseFormat.class, ResponseFormat.Type.class, JsonSchemaSpec.class})
 public final class StoredDocuments {
     private StoredDocuments() {
     }

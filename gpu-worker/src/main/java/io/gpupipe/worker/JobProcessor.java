@@ -291,6 +291,7 @@ final class JobProcessor {
     private Disposition succeed(JobContext context, InferenceJob job, Inference.Done done, ModelIdentity model) {
         JobResult.Output output;
         JobContext.Usage usage;
+        Optional<JobResult.JobError> violation = Optional.empty();
         if (job.task() == Task.SPEECH) {
             output = storeAudio(job.requestId(), done.audio());
             usage = new JobContext.Usage(done.calls(), done.inferenceMs(), 0, 0);
@@ -300,14 +301,19 @@ final class JobProcessor {
                     generation.completionTokens()), generation.finishReason());
             usage = new JobContext.Usage(done.calls(), done.inferenceMs(), generation.promptTokens(),
                     generation.completionTokens());
+            violation = FormatViolations.of(job, generation);
         }
-        JobResult result = JobResult.succeeded(job, output, context.provenance(settings.tier(), model,
-                settings.taskArn(), clock), clock.instant()).withTrace(Traces.of(Span.current()).orElse(null));
+        JobResult.Provenance run = context.provenance(settings.tier(), model, settings.taskArn(), clock);
+        JobResult result = (violation.isEmpty() ? JobResult.succeeded(job, output, run, clock.instant())
+                : JobResult.failed(job, output, violation.get(), run, clock.instant()))
+                .withTrace(Traces.of(Span.current()).orElse(null));
         boolean won = writeResult(result);
-        if (won) {
+        if (won && violation.isEmpty()) {
             cache.cache(job, result, model);
         }
-        emit(context, job, won ? JobOutcome.SUCCEEDED : JobOutcome.DUPLICATE, null, model, usage);
+        JobOutcome outcome = !won ? JobOutcome.DUPLICATE : violation.isEmpty() ? JobOutcome.SUCCEEDED
+                : JobOutcome.FAILED;
+        emit(context, job, outcome, violation.map(JobResult.JobError::code).orElse(null), model, usage);
         return Disposition.delete();
     }
 

@@ -29,6 +29,11 @@ public final class ErrorCodes {
     public static final String WORKER_ERROR = "worker_error";
     /** The worker shut down while the job ran on its last delivery. */
     public static final String WORKER_STOPPED = "worker_stopped";
+    /**
+     * The model's output does not take the job's {@code responseFormat} (not JSON, not an object, not valid against
+     * the schema; typically cut short by maxTokens): the result is failed and keeps the raw text. Never retried.
+     */
+    public static final String RESPONSE_FORMAT_VIOLATION = "response_format_violation";
     /** SQS moved the job's message to the dead-letter queue before any worker wrote a result. */
     public static final String DEAD_LETTERED = "dead_lettered";
 

@@ -25,6 +25,16 @@ public final class FieldReader {
         this.prefix = prefix;
     }
 
+    /** A reader of {@code node}, an object inside this one, whose errors name its fields {@code prefix + inner}. */
+    public FieldReader nested(JsonNode node, String inner) {
+        return new FieldReader(node, errors, prefix + inner);
+    }
+
+    /** How many errors have been recorded so far (by this reader and the others sharing its list). */
+    public int errorCount() {
+        return errors.size();
+    }
+
     /** Absent and explicit JSON null are treated alike: the field was not given. */
     public boolean isAbsent(String field) {
         JsonNode node = body.get(field);
@@ -87,7 +97,7 @@ public final class FieldReader {
         return Optional.of(value);
     }
 
-    Optional<Boolean> bool(String field) {
+    public Optional<Boolean> bool(String field) {
         if (isAbsent(field)) {
             return Optional.empty();
         }

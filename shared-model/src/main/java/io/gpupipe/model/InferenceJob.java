@@ -2,6 +2,7 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import java.util.Optional;
  * from a line of a batch carries its {@code batch} membership (set by the batch function, read back from queue
  * messages, never from API requests). A job carries its {@code owner} ({@link Owner}) and, when it came through the
  * API, the {@code clientRequestId} its client chose: its {@code requestId} is then the stored id derived from both
- * ({@link JobIds}). Neither is ever read from an API request.
+ * ({@link JobIds}). Neither is ever read from an API request. A text job's {@code responseFormat} constrains its
+ * output (JSON, or JSON valid against a schema); the worker checks the output against it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceJob(
@@ -42,7 +44,8 @@ public record InferenceJob(
         Boolean cache,
         BatchMember batch,
         String owner,
-        String clientRequestId) {
+        String clientRequestId,
+        ResponseFormat responseFormat) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
@@ -64,6 +67,17 @@ public record InferenceJob(
             throw new IllegalArgumentException("a job with a clientRequestId is stored under the id derived from its"
                     + " owner and that clientRequestId");
         }
+    }
+
+    /** A job without a {@code responseFormat} (free text). */
+    public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
+                        Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
+                        Instant submittedAt, String language, Double speed, String instructions,
+                        List<ChatMessage> messages, Integer seed, Boolean cache, BatchMember batch, String owner,
+                        String clientRequestId) {
+        this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
+                submittedAt, language, speed, instructions, messages, seed, cache, batch, owner, clientRequestId,
+                null);
     }
 
     /** A job of no owner yet (as parsed from a request), that may be a batch line. */
@@ -104,21 +118,21 @@ public record InferenceJob(
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch, owner,
-                clientRequestId);
+                clientRequestId, responseFormat);
     }
 
     /** A copy that is line {@code member.line()} of a batch (its requestId must be that line's id). */
     public InferenceJob withBatch(BatchMember member) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member,
-                owner, clientRequestId);
+                owner, clientRequestId, responseFormat);
     }
 
     /** A copy owned by {@code by}, under the same id (a batch line takes its batch's owner). */
     public InferenceJob withOwner(Owner by) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, batch,
-                by.value(), null);
+                by.value(), null, responseFormat);
     }
 
     /**
@@ -128,7 +142,7 @@ public record InferenceJob(
     public InferenceJob submittedBy(Owner by) {
         return new InferenceJob(JobIds.stored(by, requestId), task, prompt, maxTokens, temperature, topP, route,
                 voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed,
-                cache, batch, by.value(), requestId);
+                cache, batch, by.value(), requestId, responseFormat);
     }
 
     /** The id the job's client knows it by: the one it chose over the API, else the stored one. */

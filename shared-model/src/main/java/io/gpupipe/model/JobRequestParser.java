@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.cache.CachePolicy;
+import io.gpupipe.model.format.ResponseFormat;
+import io.gpupipe.model.format.ResponseFormatReader;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
@@ -178,6 +180,7 @@ public final class JobRequestParser {
         Integer seed = onlyFor(fields, task, Task.GENERATE, "seed")
                 ? fields.integer("seed", 0, MAX_SEED).orElse(null) : null;
         Boolean cache = readCache(fields, errors, task, temperature, seed);
+        ResponseFormat responseFormat = ResponseFormatReader.read(fields, task);
         BatchMember batch = source == Source.QUEUE ? readBatch(fields, requestId) : null;
         // who a job belongs to is never the client's to say: only queue messages (IAM-trusted senders) carry it
         String owner = source == Source.QUEUE ? readOwner(fields) : null;
@@ -188,7 +191,7 @@ public final class JobRequestParser {
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
                 voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages,
-                seed, cache, batch, owner, clientRequestId));
+                seed, cache, batch, owner, clientRequestId, responseFormat));
     }
 
     /** A queue message's owner: absent is {@link Owner#QUEUE}'s job; present, one of the two forms an owner takes. */

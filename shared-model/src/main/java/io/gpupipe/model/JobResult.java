@@ -178,6 +178,18 @@ public record JobResult(
                 .withOwner(job.owner(), job.clientRequestId());
     }
 
+    /**
+     * A failure that keeps the model's {@code output} (a text job whose output did not take its response format):
+     * the raw text stays readable in the result.
+     */
+    public static JobResult failed(InferenceJob job, Output output, JobError error, Provenance run, Instant now) {
+        JobResult failed = failed(job, error, run, now);
+        return new JobResult(failed.requestId, failed.status, failed.task, output, failed.error, failed.tier,
+                failed.model, failed.modelVersion, failed.processingTimeMs, failed.queueWaitMs, failed.attempts,
+                failed.taskArn, failed.callbackUrl, failed.timestamp, null, null, null, null, failed.batch,
+                failed.owner, failed.clientRequestId);
+    }
+
     /** A failure for a job known only by its id (e.g. a malformed message that still carried a requestId). */
     public static JobResult failed(String requestId, Task task, String callbackUrl, JobError error,
                                    Provenance run, Instant now) {

@@ -455,13 +455,16 @@ public final class VllmStandIn implements AutoCloseable {
         if (injectedFailure(exchange, prompt)) {
             return Optional.empty();
         }
-        int natural = 8 + Math.floorMod(prompt.hashCode(), 24);
+        // guided decoding (response_format): the schema's document, cut at max_tokens like any generation
+        Optional<String> guided = StructuredOutputContract.document(body, words(prompt));
+        int natural = guided.map(StructuredOutputContract::tokens).orElse(8 + Math.floorMod(prompt.hashCode(), 24));
         int tokens = settings.ignoreEos() ? maxTokens : Math.min(maxTokens, natural);
         int generated = generate(tokens, prompt);
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < generated; i++) {
+        for (int i = 0; i < generated && guided.isEmpty(); i++) {
             text.append(' ').append(WORDS[Math.floorMod(prompt.hashCode() + i, WORDS.length)]);
         }
+        guided.ifPresent(document -> text.append(StructuredOutputContract.prefix(document, generated)));
         successes.incrementAndGet();
         String finishReason = generated >= maxTokens && natural > maxTokens || settings.ignoreEos() ? "length"
                 : "stop";
@@ -505,7 +508,13 @@ public final class VllmStandIn implements AutoCloseable {
         if (priority != 0 && !"priority".equals(settings.schedulingPolicy())) {
             return Optional.of("Got priority " + priority + " but Priority scheduling is not enabled.");
         }
-        return Optional.empty();
+        return StructuredOutputContract.reject(body);
+    }
+
+    /** Two of the stand-in's words, picked by the prompt, for the strings of a guided document. */
+    private static String[] words(String prompt) {
+        return new String[] {WORDS[Math.floorMod(prompt.hashCode(), WORDS.length)],
+            WORDS[Math.floorMod(prompt.hashCode() + 1, WORDS.length)]};
     }
 
     private void speech(HttpExchange exchange, JsonNode body) throws IOException {

@@ -68,6 +68,37 @@ class VllmStandInTest {
     }
 
     @Test
+    void responseFormat_shouldGuideTheOutput_andBeRefusedWhenMalformed_likeVllm() throws Exception {
+        String chat = "{\"model\":\"stand-in/tiny-llm\",\"messages\":[{\"role\":\"user\",\"content\":\"A cat\"}],"
+                + "\"max_tokens\":%d,\"response_format\":%s}";
+        String schema = "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"cat\",\"schema\":{\"type\":"
+                + "\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"lives\":{\"type\":\"integer\","
+                + "\"minimum\":9}},\"required\":[\"name\",\"lives\"]}}}";
+        try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults())) {
+            // when
+            HttpResponse<String> whole = post(standIn, "/v1/chat/completions", String.format(chat, 64, schema));
+            HttpResponse<String> cut = post(standIn, "/v1/chat/completions", String.format(chat, 2, schema));
+            HttpResponse<String> unknownType = post(standIn, "/v1/chat/completions", String.format(chat, 8,
+                    "{\"type\":\"yaml\"}"));
+            HttpResponse<String> noName = post(standIn, "/v1/completions", "{\"model\":\"stand-in/tiny-llm\","
+                    + "\"prompt\":\"x\",\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"schema\":{}}}}");
+            // then: the whole document follows the schema; cut at max_tokens it is no JSON, finish_reason length
+            JsonNode content = JobJson.read(JobJson.read(whole.body(), JsonNode.class).path("choices").get(0)
+                    .path("message").path("content").asText(), JsonNode.class);
+            assertThat(content.path("name").isTextual()).isTrue();
+            assertThat(content.path("lives").asInt()).isEqualTo(9);
+            JsonNode cutChoice = JobJson.read(cut.body(), JsonNode.class).path("choices").get(0);
+            assertThat(cutChoice.path("message").path("content").asText()).hasSize(2
+                    * StructuredOutputContract.CHARS_PER_TOKEN);
+            assertThat(cutChoice.path("finish_reason").asText()).isEqualTo("length");
+            assertThat(unknownType.statusCode()).isEqualTo(400);
+            assertThat(unknownType.body()).contains("response_format");
+            assertThat(noName.statusCode()).isEqualTo(400);
+            assertThat(noName.body()).contains("name").contains("Field required");
+        }
+    }
+
+    @Test
     void completions_shouldRejectUnknownModelAndWrongKey_likeVllm() throws Exception {
         try (VllmStandIn standIn = VllmStandIn.start(VllmStandIn.Settings.defaults().withApiKey("k"))) {
             HttpResponse<String> noKey = post(standIn, "/v1/completions", "{\"model\":\"stand-in/tiny-llm\"}");

@@ -185,6 +185,68 @@ class LocalStackEndToEndTest {
         assertThat(answer.path("usage")).isEqualTo(prompt.path("result").path("result").path("usage"));
     }
 
+    /** A person as a JSON Schema with an enum, an integer and a bounded string: what llama.cpp's grammar follows. */
+    private static final String PERSON_FORMAT = "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"person\","
+            + "\"strict\":true,\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\","
+            + "\"maxLength\":12},\"age\":{\"type\":\"integer\"},\"mood\":{\"enum\":[\"happy\",\"sad\"]}},"
+            + "\"required\":[\"name\",\"age\",\"mood\"],\"additionalProperties\":false}}}";
+
+    @Test
+    void structuredJob_shouldAnswerJsonValidAgainstItsSchema_whenTheTinyStoriesModelIsConfigured() {
+        assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
+                + " (../shared/models/stories260K.gguf); structured outputs are tested where it exists");
+        // given
+        String id = UUID.randomUUID().toString();
+        // when: a chat job whose output must be a person
+        ApiClient.Reply submitted = api.submit("{\"requestId\":\"" + id + "\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Tell me about Lily.\"}],\"maxTokens\":200,\"temperature\":0,\"responseFormat\":"
+                + PERSON_FORMAT + "}");
+        JsonNode done = api.awaitTerminal(id, JOB_LIMIT);
+        // then: the text is one JSON object with exactly the schema's properties, of the schema's types
+        assertThat(submitted.status()).isEqualTo(202);
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("succeeded");
+        JsonNode person = JobJson.read(done.path("result").path("result").path("text").asText(), JsonNode.class);
+        assertThat(person.isObject()).isTrue();
+        assertThat(person.properties()).extracting(Map.Entry::getKey)
+                .containsExactlyInAnyOrder("name", "age", "mood");
+        assertThat(person.path("name").isTextual()).isTrue();
+        assertThat(person.path("name").asText().codePointCount(0, person.path("name").asText().length()))
+                .isLessThanOrEqualTo(12);
+        assertThat(person.path("age").isIntegralNumber()).isTrue();
+        assertThat(person.path("mood").asText()).isIn("happy", "sad");
+    }
+
+    @Test
+    void structuredJob_shouldFailWithItsCodeAndKeepTheText_whenMaxTokensCutsTheDocument() {
+        assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
+                + " (../shared/models/stories260K.gguf); structured outputs are tested where it exists");
+        // given
+        String id = UUID.randomUUID().toString();
+        // when: three tokens cannot hold a person
+        api.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Once upon a time\",\"maxTokens\":3,"
+                + "\"temperature\":0,\"responseFormat\":" + PERSON_FORMAT + "}");
+        JsonNode done = api.awaitTerminal(id, JOB_LIMIT);
+        // then
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("failed");
+        assertThat(done.path("result").path("error").path("code").asText())
+                .isEqualTo(ErrorCodes.RESPONSE_FORMAT_VIOLATION);
+        JsonNode raw = done.path("result").path("result");
+        assertThat(raw.path("text").asText()).startsWith("{");
+        assertThat(raw.path("finishReason").asText()).isEqualTo("length");
+        assertThat(raw.path("usage").path("completionTokens").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void structuredJob_shouldGet400NamingTheSchema_whenItIsNoJsonSchema() {
+        // when
+        ApiClient.Reply reply = api.submit("{\"prompt\":\"x\",\"responseFormat\":{\"type\":\"json_schema\","
+                + "\"json_schema\":{\"name\":\"p\",\"schema\":{\"type\":\"strnig\"}}}}");
+        // then
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.body().path("errors")).extracting(e -> e.path("field").asText())
+                .containsExactly("responseFormat.json_schema.schema");
+    }
+
     @Test
     void queueJob_shouldProduceAResult_whenSentStraightToTheSpeechQueueWithTheSdk_andBeRefusedOnTheSmallOne() {
         // given

@@ -8,6 +8,7 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.format.ResponseFormatReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,20 +20,24 @@ import java.util.function.IntFunction;
  * Turns one line of an OpenAI batch input file ({@code {custom_id, method, url, body}}, OpenAI API reference, "The
  * request input object") into a job, validated by the one job validator ({@link JobRequestParser}): the body's
  * OpenAI fields are mapped onto the job's (completions: prompt, max_tokens, temperature, top_p; chat: messages,
- * max_completion_tokens or max_tokens, temperature, top_p; speech: input, voice, speed, language, instructions,
- * response_format), and the validator's errors are named back with the body's parameter names. {@code model} picks
+ * max_completion_tokens or max_tokens, temperature, top_p; both also response_format; speech: input, voice, speed,
+ * language, instructions, response_format), and the validator's errors are named back with the body's parameter names. {@code model} picks
  * the tier when it names one, and is ignored otherwise (routing decides, as for any job).
  */
 public final class BatchLineParser {
     public static final String CUSTOM_ID = "custom_id";
     /** The only format our workers write for speech (vLLM-Omni's default, {@code response_format: wav}). */
     public static final String SPEECH_FORMAT = "wav";
+    /** A text line's {@code response_format} (OpenAI's chat parameter; vLLM's extension on completions). */
+    private static final String RESPONSE_FORMAT = "response_format";
+    private static final String RESPONSE_FORMAT_FIELD = ResponseFormatReader.FIELD;
 
     /** Our job field → the body parameter it came from, per endpoint (fields not listed keep their name). */
     private static final Map<BatchEndpoint, Map<String, String>> PARAMS = Map.of(
-            BatchEndpoint.COMPLETIONS, Map.of("maxTokens", "max_tokens", "topP", "top_p", "route", "model"),
+            BatchEndpoint.COMPLETIONS, Map.of("maxTokens", "max_tokens", "topP", "top_p", "route", "model",
+                    RESPONSE_FORMAT_FIELD, RESPONSE_FORMAT),
             BatchEndpoint.CHAT_COMPLETIONS, Map.of("maxTokens", "max_tokens", "topP", "top_p", "route", "model",
-                    "prompt", "messages"),
+                    "prompt", "messages", RESPONSE_FORMAT_FIELD, RESPONSE_FORMAT),
             BatchEndpoint.SPEECH, Map.of("prompt", "input", "route", "model"));
 
     private final JobRequestParser validator;
@@ -123,6 +128,7 @@ public final class BatchLineParser {
         if (endpoint.task() == Task.GENERATE) {
             copy(body, "temperature", job, "temperature");
             copy(body, "top_p", job, "topP");
+            copy(body, RESPONSE_FORMAT, job, RESPONSE_FORMAT_FIELD);
         }
         if (!job.path("route").isTextual() || validator.tiers().find(job.path("route").textValue()).isEmpty()) {
             job.remove("route");
@@ -160,7 +166,11 @@ public final class BatchLineParser {
     /** A validator error named with the body's parameter (messages that begin with the field name too). */
     private static FieldError rename(FieldError error, Map<String, String> params) {
         String field = error.field();
-        String head = field.contains("[") ? field.substring(0, field.indexOf('[')) : field;
+        int end = field.length();
+        for (char separator : new char[] {'[', '.'}) {
+            end = field.indexOf(separator) >= 0 ? Math.min(end, field.indexOf(separator)) : end;
+        }
+        String head = field.substring(0, end);
         String name = params.getOrDefault(head, head);
         String param = name + field.substring(head.length());
         String message = error.message().startsWith(head) ? name + error.message().substring(head.length())

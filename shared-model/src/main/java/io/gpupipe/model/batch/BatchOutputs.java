@@ -28,6 +28,8 @@ public final class BatchOutputs {
     private static final Map<String, Integer> STATUS_OF_ERROR = Map.of(
             ErrorCodes.INVALID_REQUEST, BAD_REQUEST,
             ErrorCodes.PROMPT_TOO_LONG, BAD_REQUEST,
+            // the request was valid, its output could not take the asked format (usually cut by max_tokens)
+            ErrorCodes.RESPONSE_FORMAT_VIOLATION, 422,
             ErrorCodes.MODEL_UNAVAILABLE, 503,
             ErrorCodes.MODEL_TIMEOUT, 504);
 

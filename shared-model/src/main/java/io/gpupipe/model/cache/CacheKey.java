@@ -50,6 +50,11 @@ public record CacheKey(String hex) {
                 node.set("messages", messages(job));
                 node.put("maxTokens", job.maxTokens()).put("temperature", job.temperature()).put("topP", job.topP())
                         .put("seed", job.seed());
+                if (job.responseFormat() != null && job.responseFormat().constrains()) {
+                    // only when it constrains: "text" asks for what no format asks for, and the keys of jobs
+                    // without a format stay what they were before formats existed
+                    node.set("responseFormat", JobJson.mapper().valueToTree(job.responseFormat()));
+                }
             }
             case SPEECH -> node.put("prompt", job.prompt()).put("voice", job.voice()).put("language", job.language())
                     .put("speed", job.speed()).put("instructions", job.instructions())

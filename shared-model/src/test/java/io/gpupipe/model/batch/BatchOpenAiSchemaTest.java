@@ -117,6 +117,29 @@ class BatchOpenAiSchemaTest {
         assertThat(parse(BatchEndpoint.CHAT_COMPLETIONS, badRole)).isInstanceOf(ParsedLine.Invalid.class);
     }
 
+    @Test
+    void chatLinesWithAResponseFormat_shouldBeJobs_exactlyWhenOpenAisSchemaAcceptsTheirBody() {
+        String messages = "\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Name a cat.\"}]";
+        String schema = "{" + messages + ",\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":"
+                + "\"cat\",\"strict\":true,\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
+                + "\"string\"}},\"required\":[\"name\"],\"additionalProperties\":false}}}}";
+        String object = "{" + messages + ",\"response_format\":{\"type\":\"json_object\"}}";
+        String text = "{" + messages + ",\"response_format\":{\"type\":\"text\"}}";
+        String noName = "{" + messages + ",\"response_format\":{\"type\":\"json_schema\",\"json_schema\":"
+                + "{\"schema\":{\"type\":\"object\"}}}}";
+        String unknownType = "{" + messages + ",\"response_format\":{\"type\":\"yaml\"}}";
+
+        for (String accepted : new String[] {schema, object, text}) {
+            assertThat(spec.problems(spec.requestSchema("/chat/completions"), accepted)).as(accepted).isEmpty();
+            assertThat(parse(BatchEndpoint.CHAT_COMPLETIONS, accepted)).as(accepted).isInstanceOf(ParsedLine.Job.class);
+        }
+        for (String refused : new String[] {noName, unknownType}) {
+            assertThat(spec.problems(spec.requestSchema("/chat/completions"), refused)).as(refused).isNotEmpty();
+            assertThat(parse(BatchEndpoint.CHAT_COMPLETIONS, refused)).as(refused)
+                    .isInstanceOf(ParsedLine.Invalid.class);
+        }
+    }
+
     private static Deviation[] batchDeviations() {
         return new Deviation[] {
             Deviation.extension("callback_url", OURS), Deviation.extension("output_file_url", OURS),

@@ -157,9 +157,25 @@ class CacheKeyPropertyTest {
         Gen<Double> topPs = hundredths(90);
         Gen<Optional<Integer>> seeds = integers().between(0, Integer.MAX_VALUE - 1).toOptionals(30);
         Gen<Boolean> chats = booleans().all();
-        Gen<ObjectNode> jobs = in -> textJob(prompts.generate(in), maxTokens.generate(in), temperatures.generate(in),
-                topPs.generate(in), seeds.generate(in), chats.generate(in));
+        Gen<Optional<String>> formats = Generate.pick(FORMATS).toOptionals(50);
+        Gen<ObjectNode> jobs = in -> {
+            ObjectNode job = textJob(prompts.generate(in), maxTokens.generate(in), temperatures.generate(in),
+                    topPs.generate(in), seeds.generate(in), chats.generate(in));
+            formats.generate(in).ifPresent(format -> job.set("responseFormat", tree(format)));
+            return job;
+        };
         return jobs.describedAs(job -> printable(job.toString()));
+    }
+
+    /** Response formats a text job may carry: JSON, and two schemas that differ in one keyword. */
+    private static final List<String> FORMATS = List.of("{\"type\":\"json_object\"}",
+            "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"p\",\"schema\":{\"type\":\"object\","
+                    + "\"required\":[\"a\"]}}}",
+            "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"p\",\"schema\":{\"type\":\"object\","
+                    + "\"required\":[\"b\"]}}}");
+
+    private static JsonNode tree(String json) {
+        return readTree(json.getBytes(StandardCharsets.UTF_8));
     }
 
     private static ObjectNode textJob(String prompt, int maxTokens, double temperature, double topP,
@@ -226,6 +242,11 @@ class CacheKeyPropertyTest {
             new Change("maxTokens", j -> j.put("maxTokens", j.get("maxTokens").asInt() + 1)),
             new Change("temperature", j -> j.put("temperature", j.get("temperature").asDouble() + 0.05)),
             new Change("topP", j -> j.put("topP", j.get("topP").asDouble() + 0.05)),
+            new Change("responseFormat", j -> {
+                String now = j.path("responseFormat").toString();
+                j.set("responseFormat", tree(FORMATS.stream().filter(f -> !tree(f).toString().equals(now))
+                        .findFirst().orElseThrow()));
+            }),
             new Change("seed", j -> {
                 if (j.has("seed")) {
                     j.put("seed", j.get("seed").asInt() + 1);
@@ -252,7 +273,13 @@ class CacheKeyPropertyTest {
             new Change("priority", j -> j.put("priority", -3)));
 
     private static final List<Change> NEUTRAL_FOR_TEXT = Stream.concat(NEUTRAL.stream(), Stream.of(
-            new Change("priority", j -> j.put("priority", 9)))).toList();
+            new Change("priority", j -> j.put("priority", 9)),
+            // "text" asks for what no format asks for; a constrained job has none to drop
+            new Change("responseFormat text instead of none", j -> {
+                if (!j.has("responseFormat")) {
+                    j.set("responseFormat", tree("{\"type\":\"text\"}"));
+                }
+            }))).toList();
 
     private static final List<Change> NEUTRAL_FOR_SPEECH = Stream.concat(NEUTRAL.stream(), Stream.of(
             new Change("temperature", j -> j.put("temperature", 1.3)),

@@ -113,6 +113,12 @@ final class LlamaText implements AutoCloseable {
         if (job.seed() != null) {
             params.setSeed(job.seed()); // the sampler's seed; absent, llama.cpp draws a random one
         }
+        // a response format constrains sampling to llama.cpp's grammar for the format's JSON Schema (its own
+        // json-schema-to-grammar converter); the worker still checks the output, which maxTokens may cut short
+        if (job.responseFormat() != null) {
+            job.responseFormat().outputSchema().map(schema -> LlamaModel.jsonSchemaToGrammar(JobJson.write(schema)))
+                    .ifPresent(params::setGrammar);
+        }
         LlamaIterator tokens = model.generate(params).iterator();
         StringBuilder text = new StringBuilder();
         int completionTokens = 0;

@@ -3,6 +3,7 @@ package io.gpupipe.worker.backend.openai;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.consumption.ServerLoad;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
@@ -104,7 +105,8 @@ public final class OpenAiBackend implements InferenceBackend {
             return chat(job, timeout);
         }
         var request = new VllmDtos.CompletionRequest(identity(Task.GENERATE).model(), job.prompt(), job.maxTokens(),
-                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null, job.seed());
+                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null, job.seed(),
+                constraining(job.responseFormat()));
         VllmDtos.CompletionResponse response = call(client.completions(authorization(), request), timeout);
         if (response == null || response.choices() == null || response.choices().isEmpty()) {
             throw new ModelException(ModelFailure.httpStatus(502, "completion response had no choices"));
@@ -120,7 +122,8 @@ public final class OpenAiBackend implements InferenceBackend {
         var messages = job.messages().stream()
                 .map(m -> new VllmDtos.ChatMessage(m.role().wireName(), m.content())).toList();
         var request = new VllmDtos.ChatCompletionRequest(identity(Task.GENERATE).model(), messages, job.maxTokens(),
-                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null, job.seed());
+                job.temperature(), job.topP(), settings.sendPriority() ? job.priority() : null, job.seed(),
+                constraining(job.responseFormat()));
         VllmDtos.ChatCompletionResponse response = call(client.chatCompletions(authorization(), request), timeout);
         if (response == null || response.choices() == null || response.choices().isEmpty()) {
             throw new ModelException(ModelFailure.httpStatus(502, "chat completion response had no choices"));
@@ -131,6 +134,11 @@ public final class OpenAiBackend implements InferenceBackend {
         VllmDtos.Usage usage = response.usage();
         return new Generation(text, usage == null ? 0 : usage.promptTokens(),
                 usage == null ? 0 : usage.completionTokens(), choice.finishReason());
+    }
+
+    /** The format the server is sent: none for "text", which asks for nothing (and older servers lack the field). */
+    private static ResponseFormat constraining(ResponseFormat format) {
+        return format != null && format.constrains() ? format : null;
     }
 
     @Override

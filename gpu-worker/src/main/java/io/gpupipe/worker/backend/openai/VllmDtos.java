@@ -2,6 +2,7 @@ package io.gpupipe.worker.backend.openai;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.gpupipe.model.format.ResponseFormat;
 import java.util.List;
 
 /** Request and response bodies of the OpenAI-compatible API, as vLLM speaks it. */
@@ -11,23 +12,29 @@ public final class VllmDtos {
 
     /**
      * {@code POST /v1/completions}; {@code priority} is omitted when null (servers without priority scheduling), and
-     * so is {@code seed} (vLLM's sampling seed, {@code seed: int | None} in the request protocol).
+     * so is {@code seed} (vLLM's sampling seed, {@code seed: int | None} in the request protocol). A
+     * {@code response_format} is vLLM's extension of OpenAI's completions ({@code CompletionRequest.response_format:
+     * AnyResponseFormat}, vllm/entrypoints/openai/completion/protocol.py: json_object, json_schema or text, decoded
+     * under the schema as structured outputs); omitted when null.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record CompletionRequest(String model, String prompt, @JsonProperty("max_tokens") int maxTokens,
                                     double temperature, @JsonProperty("top_p") double topP, Integer priority,
-                                    Integer seed) {
+                                    Integer seed, @JsonProperty("response_format") ResponseFormat responseFormat) {
     }
 
     /**
      * {@code POST /v1/chat/completions} (vLLM's {@code ChatCompletionRequest}, chat_completion/protocol.py): the
      * server applies the model's chat template to {@code messages}. {@code max_tokens} rather than its successor
      * {@code max_completion_tokens}: vLLM takes both, other OpenAI-compatible servers (llama.cpp, TGI) the first.
+     * {@code response_format} is OpenAI's own (vLLM's {@code ResponseFormat}: type, json_schema{name, description,
+     * schema, strict}); omitted when null.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ChatCompletionRequest(String model, List<ChatMessage> messages,
                                         @JsonProperty("max_tokens") int maxTokens, double temperature,
-                                        @JsonProperty("top_p") double topP, Integer priority, Integer seed) {
+                                        @JsonProperty("top_p") double topP, Integer priority, Integer seed,
+                                        @JsonProperty("response_format") ResponseFormat responseFormat) {
     }
 
     /** One message of a chat request or the assistant's answer ({@code role}, string {@code content}). */

@@ -39,6 +39,12 @@ class OpenAiWireSchemaTest {
     private static final Deviation PRIORITY = Deviation.extension("priority", "vLLM ChatCompletionRequest/"
             + "CompletionRequest.priority: int = 0, refused unless --scheduling-policy priority");
     /** vLLM-Omni's speech request adds {@code language} (vllm_omni protocol/audio.py, docs serving/speech_api.md). */
+    /**
+     * vLLM's completions take OpenAI's chat {@code response_format} (completion/protocol.py, {@code response_format:
+     * AnyResponseFormat | None}); OpenAI's legacy completions have none. On chat requests it is judged, not named.
+     */
+    private static final Deviation COMPLETION_RESPONSE_FORMAT = Deviation.extension("response_format", "vLLM "
+            + "CompletionRequest.response_format: json_object, json_schema or text, as structured outputs");
     private static final Deviation LANGUAGE = Deviation.extension("language", "vLLM-Omni "
             + "OpenAICreateSpeechRequest.language (Qwen3-TTS: Auto, English, Chinese, ...)");
     /** vLLM keeps {@code stop_reason} on each choice "for legacy reasons" (chat_completion/protocol.py). */
@@ -75,6 +81,13 @@ class OpenAiWireSchemaTest {
         backend.generate(job("{\"prompt\":\"Once upon a time\",\"maxTokens\":8,\"priority\":0,\"seed\":7}"), TIMEOUT);
         backend.generate(job("{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\","
                 + "\"content\":\"Hi\"}],\"maxTokens\":8,\"temperature\":0.2,\"topP\":0.9}"), TIMEOUT);
+        // structured outputs: a chat with a strict schema, a completion asking for a JSON object
+        backend.generate(job("{\"messages\":[{\"role\":\"user\",\"content\":\"A cat?\"}],\"maxTokens\":30,"
+                + "\"responseFormat\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"cat\",\"description\":"
+                + "\"A cat\",\"strict\":true,\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
+                + "\"string\"}},\"required\":[\"name\"],\"additionalProperties\":false}}}}"), TIMEOUT);
+        backend.generate(job("{\"prompt\":\"A cat as JSON:\",\"maxTokens\":30,\"responseFormat\":{\"type\":"
+                + "\"json_object\"}}"), TIMEOUT);
         // every error the text server gives: context too long, priority refused, injected 500, no chat template,
         // unknown model, wrong API key
         fails(() -> backend.generate(job("{\"prompt\":\"" + "word ".repeat(80) + "\"}"), TIMEOUT));
@@ -111,11 +124,21 @@ class OpenAiWireSchemaTest {
     }
 
     @Test
+    void requestsWithAResponseFormat_shouldHaveBeenSent_soTheJudgementBelowCoversThem() {
+        assertThat(posts()).filteredOn(exchange -> exchange.requestText().contains("\"response_format\":{"))
+                .extracting(VllmStandIn.Exchange::path)
+                .containsExactlyInAnyOrder("/v1/chat/completions", "/v1/completions");
+    }
+
+    @Test
     void requests_shouldConformToOpenAisRequestSchemas_exceptVllmsNamedExtensions() {
         OpenAiSpec spec = OpenAiSpec.get();
         for (VllmStandIn.Exchange exchange : posts()) {
             String schema = spec.requestSchema(operation(exchange));
-            List<String> problems = spec.problems(schema, exchange.requestText(), PRIORITY, LANGUAGE);
+            Deviation[] named = exchange.path().equals("/v1/completions")
+                    ? new Deviation[] {PRIORITY, LANGUAGE, COMPLETION_RESPONSE_FORMAT}
+                    : new Deviation[] {PRIORITY, LANGUAGE};
+            List<String> problems = spec.problems(schema, exchange.requestText(), named);
             if (exchange.requestText().contains("No voice named.")) {
                 // vLLM-Omni makes voice optional (the checkpoint's default speaker, vivian for Qwen3-TTS CustomVoice;
                 // docs serving/speech_api.md); OpenAI requires it. The worker omits it when neither job nor
