@@ -2,12 +2,16 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.embedding.EmbeddingFields;
+import io.gpupipe.model.embedding.EncodingFormat;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * An inference job: the API request body and the SQS message body. Build one from untrusted JSON with
@@ -18,7 +22,9 @@ import java.util.Optional;
  * from a line of a batch carries its {@code batch} membership (set by the batch function, read back from queue
  * messages, never from API requests). A job carries its {@code owner} ({@link Owner}) and, when it came through the
  * API, the {@code clientRequestId} its client chose: its {@code requestId} is then the stored id derived from both
- * ({@link JobIds}). Neither is ever read from an API request.
+ * ({@link JobIds}). Neither is ever read from an API request. An embedding job ({@link Task#EMBED}) carries its
+ * texts as {@code input} instead of a prompt, with {@code dimensions} and {@code encodingFormat}
+ * ({@link EmbeddingFields}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceJob(
@@ -42,17 +48,23 @@ public record InferenceJob(
         Boolean cache,
         BatchMember batch,
         String owner,
-        String clientRequestId) {
+        String clientRequestId,
+        List<String> input,
+        Integer dimensions,
+        EncodingFormat encodingFormat) {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
     public static final double DEFAULT_TOP_P = 1.0;
 
     public InferenceJob {
-        if (requestId == null || task == null || (prompt == null) == (messages == null)) {
-            throw new IllegalArgumentException("requestId, task and exactly one of prompt and messages are required");
+        if (requestId == null || task == null
+                || Stream.of(prompt, messages, input).filter(Objects::nonNull).count() != 1) {
+            throw new IllegalArgumentException("requestId, task and exactly one of prompt, messages and input are "
+                    + "required");
         }
         messages = messages == null ? null : List.copyOf(messages);
+        input = input == null ? null : List.copyOf(input);
         if (batch != null && !batch.requestId().equals(requestId)) {
             throw new IllegalArgumentException("a batch job's requestId is its line's id " + batch.requestId());
         }
@@ -64,6 +76,25 @@ public record InferenceJob(
             throw new IllegalArgumentException("a job with a clientRequestId is stored under the id derived from its"
                     + " owner and that clientRequestId");
         }
+    }
+
+    /** A job that is not an embedding job. */
+    public InferenceJob(String requestId, Task task, String prompt, int maxTokens, double temperature, double topP,
+                        Tier route, String voice, Integer priority, String callbackUrl, Integer ttlSeconds,
+                        Instant submittedAt, String language, Double speed, String instructions,
+                        List<ChatMessage> messages, Integer seed, Boolean cache, BatchMember batch, String owner,
+                        String clientRequestId) {
+        this(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl, ttlSeconds,
+                submittedAt, language, speed, instructions, messages, seed, cache, batch, owner, clientRequestId,
+                null, null, null);
+    }
+
+    /** An embedding job of {@code fields} (text fields at their defaults, which no embedding model reads). */
+    public static InferenceJob embedding(String requestId, EmbeddingFields fields, Tier route, Integer priority,
+                                         String callbackUrl, Integer ttlSeconds, Instant submittedAt, Boolean cache) {
+        return new InferenceJob(requestId, Task.EMBED, null, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DEFAULT_TOP_P,
+                route, null, priority, callbackUrl, ttlSeconds, submittedAt, null, null, null, null, null, cache,
+                null, null, null, fields.input(), fields.dimensions(), fields.encodingFormat());
     }
 
     /** A job of no owner yet (as parsed from a request), that may be a batch line. */
@@ -104,21 +135,21 @@ public record InferenceJob(
     public InferenceJob withSubmittedAt(Instant at) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch, owner,
-                clientRequestId);
+                clientRequestId, input, dimensions, encodingFormat);
     }
 
     /** A copy that is line {@code member.line()} of a batch (its requestId must be that line's id). */
     public InferenceJob withBatch(BatchMember member) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member,
-                owner, clientRequestId);
+                owner, clientRequestId, input, dimensions, encodingFormat);
     }
 
     /** A copy owned by {@code by}, under the same id (a batch line takes its batch's owner). */
     public InferenceJob withOwner(Owner by) {
         return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
                 callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, batch,
-                by.value(), null);
+                by.value(), null, input, dimensions, encodingFormat);
     }
 
     /**
@@ -128,7 +159,7 @@ public record InferenceJob(
     public InferenceJob submittedBy(Owner by) {
         return new InferenceJob(JobIds.stored(by, requestId), task, prompt, maxTokens, temperature, topP, route,
                 voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed,
-                cache, batch, by.value(), requestId);
+                cache, batch, by.value(), requestId, input, dimensions, encodingFormat);
     }
 
     /** The id the job's client knows it by: the one it chose over the API, else the stored one. */
@@ -141,12 +172,23 @@ public record InferenceJob(
      * size limit ({@link JobRequestParser#MAX_PROMPT_CHARS}) count these.
      */
     public int inputChars() {
+        if (input != null) {
+            return EmbeddingFields.chars(input);
+        }
         return messages == null ? prompt.length() : ChatMessage.contentChars(messages);
     }
 
     /** The job's input as one text: the prompt, or the chat transcript ("role: content" lines). */
     public String inputText() {
+        if (input != null) {
+            return String.join("\n", input);
+        }
         return messages == null ? prompt : ChatMessage.transcript(messages);
+    }
+
+    /** An embedding job's own fields; empty for any other job. */
+    public Optional<EmbeddingFields> embeddingFields() {
+        return input == null ? Optional.empty() : Optional.of(new EmbeddingFields(input, dimensions, encodingFormat));
     }
 
     /**
