@@ -21,9 +21,9 @@ import java.util.SplittableRandom;
  * {@code created}, {@code model}, {@code data[]{index, object, embedding}}, {@code usage}). Each vector is a unit
  * vector drawn from the input's text, so equal inputs get equal vectors, as from a real model.
  */
-final class EmbeddingContract {
+public final class EmbeddingContract {
     /** The stand-in model's vector length (bge-small-en-v1.5's hidden size). */
-    static final int DIMENSIONS = 384;
+    public static final int DIMENSIONS = 384;
 
     private EmbeddingContract() {
     }
@@ -88,7 +88,7 @@ final class EmbeddingContract {
     }
 
     /** A unit vector of {@link #DIMENSIONS} values determined by {@code text}. */
-    static float[] vector(String text) {
+    public static float[] vector(String text) {
         SplittableRandom random = new SplittableRandom(text.hashCode());
         float[] vector = new float[DIMENSIONS];
         double sumOfSquares = 0;

@@ -17,9 +17,12 @@ import org.jboss.logging.Logger;
 
 /**
  * Embeddings with llama.cpp (de.kherud:llama's {@code LlamaModel.embed}) from a GGUF file loaded in embedding mode
- * ({@code ModelParameters.enableEmbedding()}, llama.cpp's {@code --embedding}) with mean pooling over the input's
- * tokens: a decoder-only GGUF such as TinyStories names no pooling of its own. One input at a time (a fair lock),
- * like {@link LlamaText}: the model object is not safe for parallel calls.
+ * ({@code ModelParameters.enableEmbedding()}, llama.cpp's {@code --embedding}) with last-token pooling: a
+ * decoder-only GGUF such as TinyStories names no pooling of its own, and in a causal model only the last token has
+ * seen the whole input (decoder embedding models such as Qwen3-Embedding pool so too). Mean pooling is not offered:
+ * the llama.cpp of de.kherud:llama 4.2.0 aborts the JVM on it with this model ({@code GGML_ASSERT(ggml_can_mul_mat(a,
+ * b))} when the context is built). llama.cpp answers unit-length (L2-normalised) vectors. One input at a time (a
+ * fair lock), like {@link LlamaText}: the model object is not safe for parallel calls.
  */
 final class LlamaEmbeddings implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LlamaEmbeddings.class);
@@ -41,7 +44,7 @@ final class LlamaEmbeddings implements AutoCloseable {
         // a batch as large as the context: llama.cpp embeds an input in one batch, so no input may exceed it
         LlamaModel model = new LlamaModel(new ModelParameters().setModel(gguf.toString()).setCtxSize(contextSize)
                 .setBatchSize(contextSize).setUbatchSize(contextSize).setThreads(threads).setParallel(1)
-                .enableEmbedding().setPoolingType(PoolingType.MEAN).disableLog());
+                .enableEmbedding().setPoolingType(PoolingType.LAST).disableLog());
         LlamaText.markNativeLoaded();
         LOG.infof("loaded embedding model %s in %d ms", gguf, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         return new LlamaEmbeddings(model);
