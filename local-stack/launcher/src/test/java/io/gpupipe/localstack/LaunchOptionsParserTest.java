@@ -175,7 +175,7 @@ class LaunchOptionsParserTest {
 
     @Test
     void parse_shouldRefuseABadWorkerList_whenTierUnknown() {
-        assertThat(invalid("--workers", "small,medium")).contains("--workers takes a comma-separated list of small, large, speech, or none; got 'small,medium'");
+        assertThat(invalid("--workers", "small,medium")).contains("--workers takes a comma-separated list of small, large, speech, embed, or none; got 'small,medium'");
         assertThat(run("--workers", "none").workers()).isEmpty();
     }
 
