@@ -1,13 +1,12 @@
 package io.gpupipe.model.embedding;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldReader;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Task;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * An embedding job's own fields ({@code input}, {@code dimensions}, {@code encodingFormat}), read and validated for
@@ -28,6 +27,8 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
     public static final int MAX_TOTAL_CHARS = JobRequestParser.MAX_PROMPT_CHARS;
     /** The largest {@code dimensions} asked for (OpenAI's largest model has 3,072); the model's own may be less. */
     public static final int MAX_DIMENSIONS = 8_192;
+    /** Bad inputs reported one by one, at most this many (keeps a 400 small). */
+    static final int MAX_REPORTED_ERRORS = 10;
     private static final List<String> TEXT_FIELDS = List.of("prompt", "maxTokens", "temperature", "topP");
     private static final List<String> OWN_FIELDS = List.of("input", "dimensions", "encodingFormat");
 
@@ -73,7 +74,7 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
         }
         JsonNode node = fields.node("input");
         List<String> texts = new ArrayList<>();
-        int errorsBefore = count(fields);
+        int errorsBefore = fields.errorCount();
         if (node.isTextual()) {
             checkText(fields, "input", node.textValue());
             texts.add(node.textValue());
@@ -90,11 +91,11 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
             fields.error("input", ErrorCodes.INVALID_TYPE, "input must be a string or an array of strings, got "
                     + JobRequestParser.describe(node));
         }
-        if (count(fields) == errorsBefore && chars(texts) > MAX_TOTAL_CHARS) {
+        if (fields.errorCount() == errorsBefore && chars(texts) > MAX_TOTAL_CHARS) {
             fields.error("input", ErrorCodes.TOO_LONG, "input must be at most " + MAX_TOTAL_CHARS
                     + " characters in all, got " + chars(texts));
         }
-        return count(fields) == errorsBefore ? texts : null;
+        return fields.errorCount() == errorsBefore ? texts : null;
     }
 
     private static void readArray(FieldReader fields, JsonNode array, List<String> texts) {
@@ -114,9 +115,6 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
         }
     }
 
-    /** Bad inputs reported one by one, at most this many (keeps a 400 small). */
-    static final int MAX_REPORTED_ERRORS = 10;
-
     private static boolean checkText(FieldReader fields, String field, String text) {
         if (text.isBlank()) {
             fields.error(field, ErrorCodes.REQUIRED, field + " must not be empty or whitespace");
@@ -128,9 +126,5 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
             return false;
         }
         return true;
-    }
-
-    private static int count(FieldReader fields) {
-        return fields.errorCount();
     }
 }

@@ -124,6 +124,14 @@ class EmbeddingJobParsingTest {
     }
 
     @Test
+    void parse_shouldReportAtMostTenBadInputs_soA400StaysSmall() {
+        String twenty = "[" + "1,".repeat(19) + "1]";
+
+        assertThat(errors("{\"task\":\"embed\",\"input\":" + twenty + "}")).hasSize(10)
+                .allSatisfy(e -> assertThat(e.code()).isEqualTo("invalid_type"));
+    }
+
+    @Test
     void parse_shouldReportEveryBadFieldAtOnce() {
         assertThat(errors("{\"task\":\"embed\",\"input\":[1,\"\"],\"dimensions\":0,\"encodingFormat\":\"hex\","
                 + "\"maxTokens\":9}")).extracting(FieldError::field)
