@@ -15,12 +15,18 @@ import java.util.Optional;
  * One tier's model, as {@code native-build/models/<tier>.env} pins it: the one file that says which model a tier
  * serves. build.sh and deploy.yml {@code source} it (VLLM_IMAGE, MODEL_REPO, MODEL_REVISION, IMAGE_TAG); the CDK app
  * reads the same keys plus the sizing gate's figures (MODEL_NAME, MODEL_PARAMETERS, MODEL_BYTES_PER_PARAMETER,
- * MODEL_LAYERS, MODEL_HIDDEN_SIZE, MODEL_KV_HEADS, MODEL_ATTENTION_HEADS, MODEL_CONCURRENT_SEQUENCES) and the
- * optional INSTANCE_TYPES the tier's GPU instances are chosen from ({@link TierSpec#allowedInstanceTypes()}).
+ * MODEL_LAYERS, MODEL_HIDDEN_SIZE, MODEL_KV_HEADS, MODEL_ATTENTION_HEADS, MODEL_CONCURRENT_SEQUENCES, and optionally
+ * MODEL_MAX_SEQUENCE_LENGTH) and the optional INSTANCE_TYPES the tier's GPU instances are chosen from
+ * ({@link TierSpec#allowedInstanceTypes()}).
  */
 public final class ModelEnvFile {
     /** Where the files live, relative to the repository root. */
     public static final Path DIRECTORY = Path.of("native-build", "models");
+    /**
+     * Optional: the model's own context when it is shorter than the tiers' usual {@link Tiers#MAX_SEQUENCE_LENGTH}
+     * (vLLM refuses a {@code --max-model-len} above the checkpoint's {@code max_position_embeddings}).
+     */
+    static final String MAX_SEQUENCE_LENGTH = "MODEL_MAX_SEQUENCE_LENGTH";
 
     private ModelEnvFile() {
     }
@@ -38,7 +44,8 @@ public final class ModelEnvFile {
                 .bytesPerParameter(Double.parseDouble(required(env, file, "MODEL_BYTES_PER_PARAMETER")))
                 .layers(integer(env, file, "MODEL_LAYERS"), integer(env, file, "MODEL_HIDDEN_SIZE"))
                 .groupedQueryAttention(integer(env, file, "MODEL_KV_HEADS"), integer(env, file, "MODEL_ATTENTION_HEADS"))
-                .maxSequenceLength(Tiers.MAX_SEQUENCE_LENGTH)
+                .maxSequenceLength(env.containsKey(MAX_SEQUENCE_LENGTH) ? integer(env, file, MAX_SEQUENCE_LENGTH)
+                        : Tiers.MAX_SEQUENCE_LENGTH)
                 .maxConcurrentSequences(integer(env, file, "MODEL_CONCURRENT_SEQUENCES"))
                 .build();
         return new Tiers.ServedModel(footprint, required(env, file, "MODEL_REPO"), required(env, file, "IMAGE_TAG"),

@@ -140,6 +140,7 @@ public class TierTask extends Construct {
         return weights.serveArgs(switch (spec.contract()) {
             case TEXT -> serveCommand(spec).args();
             case SPEECH -> omniSpeechArgs(spec);
+            case EMBEDDING -> serveCommand(spec).poolingArgs();
         });
     }
 
@@ -212,6 +213,7 @@ public class TierTask extends Construct {
         env.put("GPUPIPE_WORKER_MODEL_SERVER_SLOTS", Integer.toString(spec.model().maxConcurrentSequences()));
         switch (spec.contract()) {
             case TEXT -> env.put("GPUPIPE_WORKER_WARM_UP_TASK", "generate");
+            case EMBEDDING -> env.put("GPUPIPE_WORKER_WARM_UP_TASK", "embed");
             case SPEECH -> {
                 // readiness waits for a speech warm-up: a TTS server has no chat completions to warm up
                 env.put("GPUPIPE_WORKER_WARM_UP_TASK", "speech");

@@ -32,7 +32,7 @@ class ModelEnvFilesTest {
             assertThat(env.get("MODEL_REVISION")).as("%s.env MODEL_REVISION", tier).matches("[0-9a-f]{40}");
             assertThat(env.get("VLLM_IMAGE")).as("%s.env VLLM_IMAGE", tier).matches(switch (Tiers.of(
                     tier.wireName()).contract()) {
-                case TEXT -> "vllm/vllm-openai:v\\d+\\.\\d+\\.\\d+";
+                case TEXT, EMBEDDING -> "vllm/vllm-openai:v\\d+\\.\\d+\\.\\d+";
                 case SPEECH -> "vllm/vllm-omni:v\\d+\\.\\d+\\.\\d+";
             });
         }

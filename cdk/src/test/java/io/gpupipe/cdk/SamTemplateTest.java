@@ -313,8 +313,10 @@ class SamTemplateTest {
         sam.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of("Dimensions", List.of(Map.of(
                 "Name", "QueueName", "Value", Map.of("Fn::GetAtt", "BatchDeadLetterQueue.QueueName"))),
                 "AlarmActions", List.of(Map.of("Ref", "AlarmTopic")))));
-        // its role names each prefix it touches, and nothing else
-        List<Map<String, Object>> statements = list(map(list(function.get("Policies")).get(3)).get("Statement"))
+        // its role names each prefix it touches, and nothing else (after one generated statement per tier queue)
+        int tierStatements = io.gpupipe.model.TierCatalogue.bundled().tiers().size();
+        List<Map<String, Object>> statements = list(map(list(function.get("Policies")).get(tierStatements))
+                .get("Statement"))
                 .stream().map(TemplateJson::map).filter(s -> s.containsKey("Sid")).toList();
         assertThat(statements).extracting(s -> s.get("Sid")).containsExactly("BatchQueue", "ReadInputs",
                 "BatchRecords", "JobMarkers", "ClaimCheckPayloads", "ReadResults",

@@ -5,6 +5,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.consumption.Backoff;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.model.consumption.RetryBudget;
+import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
@@ -43,7 +44,8 @@ final class InferenceRunner {
 
     /** How the inference of one delivery ended. */
     sealed interface Inference {
-        record Done(Generation generation, SpeechAudio audio, int calls, long inferenceMs) implements Inference {
+        record Done(Generation generation, SpeechAudio audio, Embeddings embeddings, int calls, long inferenceMs)
+                implements Inference {
         }
 
         record Failed(ModelFailure failure, int calls, long inferenceMs) implements Inference {
@@ -67,10 +69,14 @@ final class InferenceRunner {
                     .startSpan();
             try (Scope ignored = call.makeCurrent()) {
                 Duration timeout = retries.callTimeout(clock.instant());
-                if (job.task() == Task.SPEECH) {
-                    return new Inference.Done(null, backend.speak(job, timeout), calls, elapsedMs(start));
-                }
-                return new Inference.Done(backend.generate(job, timeout), null, calls, elapsedMs(start));
+                return switch (job.task()) {
+                    case SPEECH -> new Inference.Done(null, backend.speak(job, timeout), null, calls,
+                            elapsedMs(start));
+                    case EMBED -> new Inference.Done(null, null, backend.embed(job, timeout), calls,
+                            elapsedMs(start));
+                    case GENERATE -> new Inference.Done(backend.generate(job, timeout), null, null, calls,
+                            elapsedMs(start));
+                };
             } catch (ModelException e) {
                 call.setStatus(StatusCode.ERROR, e.failure().code());
                 call.setAttribute(SpanAttributes.ERROR_CODE, e.failure().code());

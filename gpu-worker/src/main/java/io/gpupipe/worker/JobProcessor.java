@@ -6,6 +6,7 @@ import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.embedding.EmbeddingOutputs;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
@@ -295,6 +296,18 @@ final class JobProcessor {
         if (job.task() == Task.SPEECH) {
             output = storeAudio(job.requestId(), done.audio());
             usage = new JobContext.Usage(done.calls(), done.inferenceMs(), 0, 0);
+        } else if (job.task() == Task.EMBED) {
+            int tokens = done.embeddings().promptTokens();
+            usage = new JobContext.Usage(done.calls(), done.inferenceMs(), tokens, 0);
+            EmbeddingOutputs.Outcome outcome = EmbeddingOutputs.of(job.embeddingFields().orElseThrow(),
+                    done.embeddings().vectors(), model.model(), tokens);
+            if (outcome.refusal().isPresent()) {
+                boolean written = writeFailed(context, job, outcome.refusal().get(), model);
+                emit(context, job, written ? JobOutcome.FAILED : JobOutcome.DUPLICATE, ErrorCodes.INVALID_REQUEST,
+                        model, usage);
+                return Disposition.delete();
+            }
+            output = outcome.output().orElseThrow();
         } else {
             var generation = done.generation();
             output = JobResult.Output.text(generation.text(), JobResult.Usage.of(generation.promptTokens(),
@@ -365,7 +378,11 @@ final class JobProcessor {
     }
 
     private boolean writeFailed(JobContext context, InferenceJob job, ModelFailure failure, ModelIdentity model) {
-        JobResult failed = JobResult.failed(job, JobResult.JobError.of(failure.code(), failure.message()),
+        return writeFailed(context, job, JobResult.JobError.of(failure.code(), failure.message()), model);
+    }
+
+    private boolean writeFailed(JobContext context, InferenceJob job, JobResult.JobError error, ModelIdentity model) {
+        JobResult failed = JobResult.failed(job, error,
                 context.provenance(settings.tier(), model, settings.taskArn(), clock), clock.instant())
                 .withTrace(Traces.of(Span.current()).orElse(null));
         return writeResult(failed);

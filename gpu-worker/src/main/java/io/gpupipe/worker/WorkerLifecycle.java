@@ -5,6 +5,7 @@ import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.backend.InferenceBackend;
@@ -18,6 +19,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -114,13 +116,15 @@ public class WorkerLifecycle {
     private Boolean warmUp(WorkerSettings settings) {
         backend.ensureReady();
         Task task = backend.supports(config.warmUp().task()) ? config.warmUp().task() : Task.SPEECH;
-        var probe = new InferenceJob(UUID.randomUUID().toString(), task, task == Task.SPEECH ? "Ready." : "Hello",
-                1, 0.0, 1.0, null, null, null, null, null, null);
+        String id = UUID.randomUUID().toString();
         long start = System.nanoTime();
-        if (task == Task.SPEECH) {
-            backend.speak(probe, settings.modelTimeout());
-        } else {
-            backend.generate(probe, settings.modelTimeout());
+        switch (task) {
+            case SPEECH -> backend.speak(new InferenceJob(id, task, "Ready.", 1, 0.0, 1.0, null, null, null, null,
+                    null, null), settings.modelTimeout());
+            case EMBED -> backend.embed(InferenceJob.embedding(id, new EmbeddingFields(List.of("Hello"), null, null),
+                    null, null, null, null, null, null), settings.modelTimeout());
+            case GENERATE -> backend.generate(new InferenceJob(id, task, "Hello", 1, 0.0, 1.0, null, null, null, null,
+                    null, null), settings.modelTimeout());
         }
         LOG.infof("warm-up %s inference took %d ms", task.wireName(), (System.nanoTime() - start) / 1_000_000);
         return Boolean.TRUE;

@@ -102,7 +102,7 @@ class WorkerSettingsTest {
     @Test
     void resolve_shouldRefuseATierTheCatalogueDoesNotHave() {
         assertThatThrownBy(() -> WorkerSettings.resolve(config(Map.of("gpupipe.worker.tier", "medium")), QUEUE, "t"))
-                .hasMessage("unknown tier medium; configured tiers: small, large, speech");
+                .hasMessage("unknown tier medium; configured tiers: small, large, speech, embed");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.format.ResponseFormatReader;
+import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
@@ -155,12 +156,12 @@ public final class JobRequestParser {
 
         String requestId = readRequestId(fields, source);
         boolean taskAbsent = fields.isAbsent("task");
-        Optional<Task> named = fields.enumValue("task", Task::fromWireName, "generate, speech");
+        Optional<Task> named = fields.enumValue("task", Task::fromWireName, Task.describeWireNames());
         Task task = named.orElse(Task.GENERATE);
         if (consumer != null && (taskAbsent || named.isPresent())) {
             tiers.refusal(consumer, task).ifPresent(why -> fields.error("task", ErrorCodes.NOT_SERVED, "tier " + why));
         }
-        String prompt = fields.isAbsent("messages") ? readPrompt(fields) : null;
+        String prompt = fields.isAbsent("messages") && task != Task.EMBED ? readPrompt(fields) : null;
         List<ChatMessage> messages = ChatMessagesReader.read(fields, task);
         int maxTokens = fields.integer("maxTokens", MIN_MAX_TOKENS, MAX_MAX_TOKENS)
                 .orElse(InferenceJob.DEFAULT_MAX_TOKENS);
@@ -185,13 +186,17 @@ public final class JobRequestParser {
         // who a job belongs to is never the client's to say: only queue messages (IAM-trusted senders) carry it
         String owner = source == Source.QUEUE ? readOwner(fields) : null;
         String clientRequestId = source == Source.QUEUE ? readClientRequestId(fields, requestId, owner) : null;
+        EmbeddingFields embedding = EmbeddingFields.read(fields, task, source == Source.API);
 
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
         return new Outcome.Valid(new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route,
                 voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages,
-                seed, cache, batch, owner, clientRequestId, responseFormat));
+                seed, cache, batch, owner, clientRequestId, responseFormat,
+                embedding == null ? null : embedding.input(),
+                embedding == null ? null : embedding.dimensions(),
+                embedding == null ? null : embedding.encodingFormat()));
     }
 
     /** A queue message's owner: absent is {@link Owner#QUEUE}'s job; present, one of the two forms an owner takes. */

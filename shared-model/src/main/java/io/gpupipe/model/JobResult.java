@@ -3,6 +3,7 @@ package io.gpupipe.model;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.embedding.EmbeddingResponse;
 import io.gpupipe.model.observability.TraceContext;
 import java.time.Instant;
 import java.util.List;
@@ -121,7 +122,10 @@ public record JobResult(
         return Boolean.TRUE.equals(cached);
     }
 
-    /** Model output: text fields for {@code generate}, audio fields for {@code speech}. */
+    /**
+     * Model output: text fields for {@code generate}, audio fields for {@code speech}, {@code embeddings} (OpenAI's
+     * embedding response) and {@code usage} for {@code embed}.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Output(
             String text,
@@ -130,7 +134,20 @@ public record JobResult(
             String audioKey,
             String format,
             Integer sampleRate,
-            Long durationMs) {
+            Long durationMs,
+            EmbeddingResponse embeddings) {
+
+        /** An output that is not an embedding job's. */
+        public Output(String text, Usage usage, String finishReason, String audioKey, String format,
+                      Integer sampleRate, Long durationMs) {
+            this(text, usage, finishReason, audioKey, format, sampleRate, durationMs, null);
+        }
+
+        /** An embedding job's vectors in OpenAI's shape, and its usage (input tokens only). */
+        public static Output embeddings(EmbeddingResponse response) {
+            return new Output(null, Usage.of(response.usage().promptTokens(), 0), null, null, null, null, null,
+                    response);
+        }
 
         public static Output text(String text, Usage usage, String finishReason) {
             return new Output(text, usage, finishReason, null, null, null, null);

@@ -195,7 +195,7 @@ public final class TierCatalogue {
                 return contract;
             }
         }
-        throw new IllegalArgumentException(where + ": contract must be text or speech, got \"" + text + "\"");
+        throw new IllegalArgumentException(where + ": contract must be one of text, speech, embedding; got \"" + text + "\"");
     }
 
     private static JsonNode required(JsonNode node, String field, String where) {

@@ -13,11 +13,15 @@ class TierCacheDefaultTest {
             + "\"backlogPerTask\":5,\"maxScaleOutStep\":1,\"scaleInAfterMinutes\":5,\"modelLoadGraceMinutes\":5";
     private static final String SPEECH_TIER = TIER.replace("\"small\"", "\"speech\"").replace("\"q\"", "\"s\"")
             .replace("\"text\"", "\"speech\"").replace("[\"generate\"]", "[\"speech\"]") + "}";
+    private static final String EMBED_TIER = TIER.replace("\"small\"", "\"embed\"").replace("\"q\"", "\"e\"")
+            .replace("\"text\"", "\"embedding\"").replace("[\"generate\"]", "[\"embed\"]") + "}";
 
     @Test
-    void cacheByDefault_shouldBeFalse_whenTheCatalogueOmitsIt_andForEveryBundledTier() {
+    void cacheByDefault_shouldBeFalse_whenTheCatalogueOmitsIt_andOnlyForTheBundledEmbeddingTier() {
         assertThat(catalogue("").get(Tier.of("small")).cacheByDefault()).isFalse();
-        assertThat(TierCatalogue.bundled().tiers()).noneMatch(TierDefinition::cacheByDefault);
+        // embedding jobs are always deterministic, so their tier answers repeats from the cache
+        assertThat(TierCatalogue.bundled().tiers()).filteredOn(TierDefinition::cacheByDefault)
+                .extracting(TierDefinition::servedTasks).containsExactly(java.util.List.of(Task.EMBED));
     }
 
     @Test
@@ -34,7 +38,8 @@ class TierCacheDefaultTest {
     }
 
     private static TierCatalogue catalogue(String extra) {
-        return TierCatalogue.parse("{\"routing\":{\"default\":{\"generate\":\"small\",\"speech\":\"speech\"},"
-                + "\"escalation\":\"small\"},\"tiers\":[" + TIER + extra + "}," + SPEECH_TIER + "]}");
+        return TierCatalogue.parse("{\"routing\":{\"default\":{\"generate\":\"small\",\"speech\":\"speech\","
+                + "\"embed\":\"embed\"},\"escalation\":\"small\"},\"tiers\":[" + TIER + extra + "}," + SPEECH_TIER
+                + "," + EMBED_TIER + "]}");
     }
 }

@@ -13,8 +13,11 @@ class TierCatalogueTest {
     private final TierCatalogue bundled = TierCatalogue.bundled();
 
     @Test
-    void bundled_shouldHoldSeedTiersAndTheSpeechTier() {
-        assertThat(bundled.names()).containsExactly(Tier.of("small"), Tier.of("large"), Tier.of("speech"));
+    void bundled_shouldHoldSeedTiersTheSpeechTierAndTheEmbeddingTier() {
+        assertThat(bundled.names()).containsExactly(Tier.of("small"), Tier.of("large"), Tier.of("speech"),
+                Tier.of("embed"));
+        assertThat(bundled.defaultTier(Task.EMBED)).isEqualTo(Tier.of("embed"));
+        assertThat(bundled.get(Tier.of("embed")).contract()).isEqualTo(ModelServerContract.EMBEDDING);
         assertThat(bundled.defaultTier(Task.GENERATE)).isEqualTo(Tier.of("small"));
         assertThat(bundled.escalationTier()).isEqualTo(Tier.of("large"));
         assertThat(bundled.defaultTier(Task.SPEECH)).isEqualTo(Tier.of("speech"));
@@ -104,7 +107,7 @@ class TierCatalogueTest {
         assertThat(new JobRequestParser().parse(body, JobRequestParser.Source.API)).isInstanceOfSatisfying(
                 JobRequestParser.Outcome.Invalid.class, i -> assertThat(i.errors()).singleElement()
                         .satisfies(e -> assertThat(e.message())
-                                .isEqualTo("route must be one of: small, large, speech; got \"medium\"")));
+                                .isEqualTo("route must be one of: small, large, speech, embed; got \"medium\"")));
     }
 
     @Test

@@ -117,7 +117,7 @@ class BatchesApiTest extends LocalAwsProbeSetup {
     @Test
     void create_shouldAnswer400NamingEveryBadField() {
         given().contentType("application/json").body("{\"input_file_id\":\"results/x.json\",\"endpoint\":"
-                        + "\"/v1/embeddings\",\"completion_window\":\"1h\"}")
+                        + "\"/v1/moderations\",\"completion_window\":\"1h\"}")
                 .post("/v1/batches")
                 .then().statusCode(400)
                 .body("errors.field", hasItems("input_file_id", "endpoint", "completion_window"));

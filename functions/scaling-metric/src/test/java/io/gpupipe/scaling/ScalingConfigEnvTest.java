@@ -41,6 +41,10 @@ class ScalingConfigEnvTest {
                         "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-speech"),
                 Map.entry("GPUPIPE_SCALING_TIERS_SPEECH_CLUSTER", "gpupipe"),
                 Map.entry("GPUPIPE_SCALING_TIERS_SPEECH_SERVICE", "gpupipe-speech"),
+                Map.entry("GPUPIPE_SCALING_TIERS_EMBED_QUEUE_URL",
+                        "https://sqs.us-east-1.amazonaws.com/123456789012/gpupipe-embed"),
+                Map.entry("GPUPIPE_SCALING_TIERS_EMBED_CLUSTER", "gpupipe"),
+                Map.entry("GPUPIPE_SCALING_TIERS_EMBED_SERVICE", "gpupipe-embed"),
                 Map.entry("GPUPIPE_SCALING_CLOUDWATCH_ENDPOINT_OVERRIDE", "http://localhost:4566"));
 
         // when: as Quarkus builds it (its converter reads "60s"/"5m" durations)
@@ -68,12 +72,12 @@ class ScalingConfigEnvTest {
         assertThat(scaling.ecsEndpointOverride()).isEmpty();
         assertThat(scaling.gpu().metricName()).isEqualTo("TaskGPUUtilization");
         assertThat(scaling.gpu().lookback()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(scaling.tiers()).containsOnlyKeys("small", "large", "speech");
+        assertThat(scaling.tiers()).containsOnlyKeys("small", "large", "speech", "embed");
         // a tier without _MAX_TASKS / _BACKLOG_PER_TASK takes the catalogue's (today's config had no third tier)
         assertThat(scaling.tiers().get("speech").targets(CATALOGUE.get(Tier.of("speech"))).maxTasks())
                 .isEqualTo(CATALOGUE.get(Tier.of("speech")).maxTasks());
         assertThat(scaling.settings(CATALOGUE).keySet()).extracting(t -> t.tier().wireName())
-                .containsExactly("small", "large", "speech");
+                .containsExactly("small", "large", "speech", "embed");
     }
 
     @Test
@@ -81,7 +85,7 @@ class ScalingConfigEnvTest {
         TierCatalogue withMedium = CATALOGUE.withTier(CATALOGUE.get(Tier.of("small")).renamed("medium")
                 .withMaxTasks(6));
         Map<String, String> env = new java.util.HashMap<>();
-        for (String tier : List.of("SMALL", "LARGE", "SPEECH")) {
+        for (String tier : CATALOGUE.names().stream().map(Tier::envName).toList()) {
             env.put("GPUPIPE_SCALING_TIERS_" + tier + "_QUEUE_URL", "https://sqs/" + tier);
             env.put("GPUPIPE_SCALING_TIERS_" + tier + "_CLUSTER", "gpupipe");
             env.put("GPUPIPE_SCALING_TIERS_" + tier + "_SERVICE", "gpupipe-" + tier);

@@ -15,6 +15,7 @@ import io.gpupipe.localaws.standin.CloudWatchStandInResource;
 import io.gpupipe.localaws.standin.EcsStandIn;
 import io.gpupipe.localaws.standin.EcsStandInResource;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.TierCatalogue;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -125,6 +126,7 @@ class ScalingMetricHandlerTest {
         ecs.setService("gpupipe", "gpupipe-small", 1, 1);
         ecs.setService("gpupipe", "gpupipe-large", 0, 0);
         ecs.setService("gpupipe", "gpupipe-speech", 0, 0);
+        ecs.setService("gpupipe", "gpupipe-embed", 0, 0);
 
         // when
         invoke(sample("scheduled-tick.json"));
@@ -133,7 +135,8 @@ class ScalingMetricHandlerTest {
         assertThat(ecs.requests()).extracting(r -> r.toString()).containsExactly(
                 "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-small\"]}",
                 "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-large\"]}",
-                "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-speech\"]}");
+                "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-speech\"]}",
+                "{\"cluster\":\"gpupipe\",\"services\":[\"gpupipe-embed\"]}");
         JsonNode request = cloudWatch.getMetricDataRequests().get(0);
         JsonNode stat = request.at("/MetricDataQueries/0/MetricStat");
         assertThat(stat.at("/Metric/Namespace").asText()).isEqualTo(GPU_NAMESPACE);
@@ -153,12 +156,13 @@ class ScalingMetricHandlerTest {
         ecs.setService("gpupipe", "gpupipe-small", 0, 0);
         ecs.setService("gpupipe", "gpupipe-large", 0, 0);
         ecs.setService("gpupipe", "gpupipe-speech", 0, 0);
+        ecs.setService("gpupipe", "gpupipe-embed", 0, 0);
 
         // when
         invoke(sample("scheduled-tick.json"));
 
         // then: scale from zero on the first job, no GPU signal (no task runs); one line per catalogue tier
-        assertThat(lines.lines()).hasSize(3);
+        assertThat(lines.lines()).hasSize(TierCatalogue.bundled().tiers().size());
         JsonNode smallLine = JobJson.read(lines.lines().get(0), JsonNode.class);
         assertThat(smallLine.get("event").asText()).isEqualTo("scaling-metric");
         assertThat(smallLine.get("tier").asText()).isEqualTo("small");

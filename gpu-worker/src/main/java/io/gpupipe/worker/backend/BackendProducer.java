@@ -1,5 +1,7 @@
 package io.gpupipe.worker.backend;
 
+import io.gpupipe.model.ModelServerContract;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.worker.WorkerConfig;
 import io.gpupipe.worker.backend.embedded.EmbeddedBackend;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
@@ -21,8 +23,10 @@ public class BackendProducer {
         if (config.backend() == WorkerConfig.BackendKind.EMBEDDED) {
             WorkerConfig.Embedded embedded = config.embedded();
             int threads = embedded.threads().orElse(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+            boolean embeddingTier = TierCatalogue.bundled().find(config.tier().wireName()).map(tier -> TierCatalogue.bundled()
+                    .get(tier).contract() == ModelServerContract.EMBEDDING).orElse(false);
             return new EmbeddedBackend(new EmbeddedBackend.Settings(embedded.textModelPath(), embedded.voice(),
-                    embedded.contextSize(), threads, config.model(), config.modelVersion()));
+                    embedded.contextSize(), threads, config.model(), config.modelVersion(), embeddingTier));
         }
         WorkerConfig.OpenAi openai = config.openai();
         return new OpenAiBackend(vllm.get(), new OpenAiBackend.Settings(config.model(), config.modelVersion(),

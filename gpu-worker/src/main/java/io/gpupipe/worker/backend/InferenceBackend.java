@@ -25,6 +25,9 @@ public interface InferenceBackend extends AutoCloseable {
 
     SpeechAudio speak(InferenceJob job, Duration timeout);
 
+    /** The model's vectors of an embedding job's inputs, at the model's own length. */
+    Embeddings embed(InferenceJob job, Duration timeout);
+
     /** The server's current batch and queue, when it exports them (drives the adaptive window). */
     Optional<ServerLoad> load();
 

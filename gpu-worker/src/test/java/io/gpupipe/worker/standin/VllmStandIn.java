@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A stand-in for a GPU vLLM server (no GPU here): the OpenAI-compatible HTTP contract vLLM serves
  * ({@code POST /v1/completions}, {@code POST /v1/chat/completions}, {@code POST /v1/audio/speech} as vLLM-Omni,
+ * {@code POST /v1/embeddings} as {@code vllm serve --runner pooling},
  * {@code GET /health}, {@code GET /v1/models}, Prometheus {@code GET /metrics} with
  * {@code vllm:num_requests_running/waiting}) over a continuous-batching timing model ({@link BatchingEngine}), with
  * fault injection: HTTP 500 for the next calls, down (connection refused), and slow sequences.
@@ -54,6 +55,7 @@ public final class VllmStandIn implements AutoCloseable {
     private final ConcurrentLinkedQueue<JsonNode> chatRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> speechInputs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<JsonNode> speechRequests = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<JsonNode> embeddingRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Exchange> exchanges = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Duration> slow = new ConcurrentHashMap<>();
@@ -95,8 +97,10 @@ public final class VllmStandIn implements AutoCloseable {
          * defaults, other flags are ignored.
          */
         public static Settings fromServerArgs(List<String> args) {
+            int runner = args.indexOf("--runner");
+            boolean pooling = runner >= 0 && runner + 1 < args.size() && "pooling".equals(args.get(runner + 1));
             Settings settings = defaults().withContract(args.contains("--omni") ? ModelServerContract.SPEECH
-                    : ModelServerContract.TEXT);
+                    : pooling ? ModelServerContract.EMBEDDING : ModelServerContract.TEXT);
             if (!args.isEmpty() && !args.get(0).startsWith("--")) {
                 settings = settings.withModelRoot(args.get(0));
             }
@@ -369,16 +373,21 @@ public final class VllmStandIn implements AutoCloseable {
                 json(exchange, 200, models());
             } else if ("GET".equals(method) && "/metrics".equals(path)) {
                 send(exchange, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
-            } else if ("POST".equals(method) && "/v1/completions".equals(path)) {
+            } else if ("POST".equals(method) && "/v1/completions".equals(path) && serves(ModelServerContract.TEXT)) {
                 completion(exchange, JobJson.mapper().readTree(request));
-            } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)) {
+            } else if ("POST".equals(method) && "/v1/chat/completions".equals(path)
+                    && serves(ModelServerContract.TEXT)) {
                 chatCompletion(exchange, JobJson.mapper().readTree(request));
+            } else if ("POST".equals(method) && "/v1/embeddings".equals(path)
+                    && serves(ModelServerContract.EMBEDDING)) {
+                embeddings(exchange, JobJson.mapper().readTree(request));
             } else if ("POST".equals(method) && "/v1/audio/speech".equals(path)
-                    && !settings.contract().equals(Optional.of(ModelServerContract.TEXT))) {
+                    && serves(ModelServerContract.SPEECH)) {
                 speech(exchange, JobJson.mapper().readTree(request));
             } else {
                 // a route the server does not have: FastAPI's own 404, as vLLM answers it (vllm-project/vllm#5082:
-                // "POST /generate HTTP/1.1" 404, {"detail":"Not Found"}); a text server has no /v1/audio/speech
+                // "POST /generate HTTP/1.1" 404, {"detail":"Not Found"}); a text server has no /v1/audio/speech, and
+                // a pooling server registers only the routes of its pooling tasks (no completions)
                 json(exchange, 404, JobJson.mapper().createObjectNode().put("detail", "Not Found"));
             }
         } catch (RuntimeException e) {
@@ -515,6 +524,37 @@ public final class VllmStandIn implements AutoCloseable {
     private static String[] words(String prompt) {
         return new String[] {WORDS[Math.floorMod(prompt.hashCode(), WORDS.length)],
             WORDS[Math.floorMod(prompt.hashCode() + 1, WORDS.length)]};
+    }
+
+    /** True when this server has {@code contract}'s routes: its one contract, or every one when it has none. */
+    private boolean serves(ModelServerContract contract) {
+        return settings.contract().map(c -> c == contract).orElse(true);
+    }
+
+    /** {@code POST /v1/embeddings}: vLLM's pooling server ({@link EmbeddingContract}). */
+    private void embeddings(HttpExchange exchange, JsonNode body) throws IOException {
+        if (!settings.model().equals(body.path("model").asText())) {
+            error(exchange, 404, "NotFoundError", "The model `" + body.path("model").asText() + "` does not exist.");
+            return;
+        }
+        embeddingRequests.add(body);
+        Optional<String> rejection = EmbeddingContract.reject(body, settings.model(), settings.maxModelLen());
+        if (rejection.isPresent()) {
+            error(exchange, 400, "BadRequestError", rejection.get());
+            return;
+        }
+        String text = String.join(" ", EmbeddingContract.inputs(body).orElseThrow());
+        if (injectedFailure(exchange, text)) {
+            return;
+        }
+        generate(1, text); // one engine step: a pooling model runs its batch's inputs in one forward pass
+        successes.incrementAndGet();
+        json(exchange, 200, EmbeddingContract.answer(body, settings.model()));
+    }
+
+    /** The bodies of {@code POST /v1/embeddings} requests, in arrival order. */
+    public List<JsonNode> embeddingRequests() {
+        return List.copyOf(embeddingRequests);
     }
 
     private void speech(HttpExchange exchange, JsonNode body) throws IOException {

@@ -129,6 +129,37 @@ final class ApiClient {
         return awaitTerminal(id, limit, s -> { });
     }
 
+    /** Uploads a batch input file through the presigned PUT the API hands out; answers its input_file_id. */
+    String uploadBatchInput(byte[] content) {
+        JsonNode upload = post("/v1/batches/uploads", "").body();
+        HttpResponse<String> put = exchange(HttpRequest.newBuilder(URI.create(upload.path("upload_url").asText()))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(content)));
+        if (put.statusCode() != 200) {
+            fail("the presigned upload answered " + put.statusCode() + ": " + put.body());
+        }
+        return upload.path("input_file_id").asText();
+    }
+
+    /** The JSON lines of a presigned file link (none when the batch wrote no such file). */
+    List<JsonNode> downloadLines(String url) {
+        if (url == null) {
+            return List.of();
+        }
+        return exchange(HttpRequest.newBuilder(URI.create(url)).GET()).body().lines()
+                .map(l -> JobJson.read(l, JsonNode.class)).toList();
+    }
+
+    private HttpResponse<String> exchange(HttpRequest.Builder request) {
+        try {
+            return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private Reply send(HttpRequest.Builder request) {
         try {
             if (authorization != null) {

@@ -39,7 +39,8 @@ class LaunchOptionsParserTest {
         assertThat(options.dataDir()).isNull();
         assertThat(options.textModel()).isNull();
         assertThat(options.backend()).isEqualTo(Backend.EMBEDDED);
-        assertThat(options.workers()).containsExactly(Tier.of("small"), Tier.of("large"), Tier.of("speech"));
+        assertThat(options.workers()).containsExactly(Tier.of("small"), Tier.of("large"), Tier.of("speech"),
+                Tier.of("embed"));
         assertThat(options.metricInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.routerConcurrency()).isEqualTo(16);
         assertThat(options.textModelSha256())
@@ -125,7 +126,7 @@ class LaunchOptionsParserTest {
         assertThat(usage).contains("-Dlocal-stack.args", "--api-port=N", "[8080]", "--sqs-port=N", "[9324]",
                 "--s3-port=N", "[9000]", "--data=DIR", "--text-model=PATH", "[$GPUPIPE_TEXT_MODEL]",
                 "--download-text-model", "--text-model-url=URL", "--text-model-sha256=HEX", "--cache-dir=DIR",
-                "--backend=NAME", "--model-server-url=URL", "--workers=LIST", "small,large,speech | none",
+                "--backend=NAME", "--model-server-url=URL", "--workers=LIST", "small,large,speech,embed | none",
                 "--metric-interval=SECS", "[60]", "--router-concurrency=N", "1-64) [16]", "--trace-file=FILE",
                 "--[no-]console", "-h, --help", "Ctrl-C drains the workers");
         assertThat(((LaunchOptionsParser.Outcome.Help) parse(Map.of(), "--help")).usage()).isEqualTo(usage);
@@ -175,7 +176,7 @@ class LaunchOptionsParserTest {
 
     @Test
     void parse_shouldRefuseABadWorkerList_whenTierUnknown() {
-        assertThat(invalid("--workers", "small,medium")).contains("--workers takes a comma-separated list of small, large, speech, or none; got 'small,medium'");
+        assertThat(invalid("--workers", "small,medium")).contains("--workers takes a comma-separated list of small, large, speech, embed, or none; got 'small,medium'");
         assertThat(run("--workers", "none").workers()).isEmpty();
     }
 

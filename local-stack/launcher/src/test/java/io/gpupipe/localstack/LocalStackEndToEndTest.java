@@ -637,36 +637,12 @@ class LocalStackEndToEndTest {
 
     /** Uploads {@code content} through the presigned PUT the API hands out; the key to name in POST /v1/batches. */
     private String upload(byte[] content) {
-        JsonNode upload = api.post("/v1/batches/uploads", "").body();
-        try {
-            HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                    upload.path("upload_url").asText())).PUT(HttpRequest.BodyPublishers.ofByteArray(content))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        return upload.path("input_file_id").asText();
+        return api.uploadBatchInput(content);
     }
 
     /** The JSON lines of a presigned file link (none when the batch wrote no such file). */
-    private static List<JsonNode> download(String url) {
-        if (url == null) {
-            return List.of();
-        }
-        try {
-            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            return body.lines().map(l -> JobJson.read(l, JsonNode.class)).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    private List<JsonNode> download(String url) {
+        return api.downloadLines(url);
     }
 
     /** A webhook receiver on loopback that checks each body's signature with the local stack's secret. */

@@ -9,13 +9,14 @@ import java.util.stream.Collectors;
 
 /**
  * The OpenAI endpoints a batch may name (every line's {@code url} must be the batch's). OpenAI's Batch API serves
- * {@code /v1/completions} and {@code /v1/chat/completions}; {@code /v1/audio/speech} is ours (OpenAI batches have no
+ * {@code /v1/completions}, {@code /v1/chat/completions} and {@code /v1/embeddings}; {@code /v1/audio/speech} is ours (OpenAI batches have no
  * speech endpoint).
  */
 public enum BatchEndpoint {
     COMPLETIONS("/v1/completions", Task.GENERATE),
     CHAT_COMPLETIONS("/v1/chat/completions", Task.GENERATE),
-    SPEECH("/v1/audio/speech", Task.SPEECH);
+    SPEECH("/v1/audio/speech", Task.SPEECH),
+    EMBEDDINGS("/v1/embeddings", Task.EMBED);
 
     private final String path;
     private final Task task;

@@ -21,7 +21,7 @@ import java.util.function.IntFunction;
  * request input object") into a job, validated by the one job validator ({@link JobRequestParser}): the body's
  * OpenAI fields are mapped onto the job's (completions: prompt, max_tokens, temperature, top_p; chat: messages,
  * max_completion_tokens or max_tokens, temperature, top_p; both also response_format; speech: input, voice, speed,
- * language, instructions, response_format), and the validator's errors are named back with the body's parameter names. {@code model} picks
+ * language, instructions, response_format; embeddings: input, dimensions, encoding_format), and the validator's errors are named back with the body's parameter names. {@code model} picks
  * the tier when it names one, and is ignored otherwise (routing decides, as for any job).
  */
 public final class BatchLineParser {
@@ -38,7 +38,8 @@ public final class BatchLineParser {
                     RESPONSE_FORMAT_FIELD, RESPONSE_FORMAT),
             BatchEndpoint.CHAT_COMPLETIONS, Map.of("maxTokens", "max_tokens", "topP", "top_p", "route", "model",
                     "prompt", "messages", RESPONSE_FORMAT_FIELD, RESPONSE_FORMAT),
-            BatchEndpoint.SPEECH, Map.of("prompt", "input", "route", "model"));
+            BatchEndpoint.SPEECH, Map.of("prompt", "input", "route", "model"),
+            BatchEndpoint.EMBEDDINGS, Map.of("encodingFormat", "encoding_format", "route", "model"));
 
     private final JobRequestParser validator;
     private final BatchEndpoint endpoint;
@@ -123,6 +124,11 @@ public final class BatchLineParser {
                 copy(body, "speed", job, "speed");
                 copy(body, "language", job, "language");
                 copy(body, "instructions", job, "instructions");
+            }
+            case EMBEDDINGS -> {
+                copy(body, "input", job, "input");
+                copy(body, "dimensions", job, "dimensions");
+                copy(body, "encoding_format", job, "encodingFormat");
             }
         }
         if (endpoint.task() == Task.GENERATE) {

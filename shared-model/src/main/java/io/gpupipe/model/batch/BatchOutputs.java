@@ -127,6 +127,9 @@ public final class BatchOutputs {
             case SPEECH -> body.put("object", "audio.speech").put("created", created).put("model", result.model())
                     .put("audio_file_id", output.audioKey()).put("format", output.format())
                     .put("sample_rate", output.sampleRate()).put("duration_ms", output.durationMs());
+            case EMBEDDINGS -> {
+                return JobJson.mapper().valueToTree(output.embeddings());
+            }
         }
         return body;
     }

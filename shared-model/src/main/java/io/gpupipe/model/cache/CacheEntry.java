@@ -41,7 +41,7 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
             throw new IllegalArgumentException("only a model's own succeeded result is cached");
         }
         JobResult.Output output = switch (result.task()) {
-            case GENERATE -> result.result();
+            case GENERATE, EMBED -> result.result();
             case SPEECH -> withAudio(result.result(), JobLayout.cacheAudioKey(key, result.requestId()));
         };
         return new CacheEntry(key.hex(), result.requestId(), result.task(), result.model(), result.modelVersion(),
@@ -59,7 +59,7 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
     /** The cached result of {@code job} on {@code tier}: this entry's output, its speech audio copied to the job's. */
     public JobResult answer(InferenceJob job, Tier tier, Instant now) {
         JobResult.Output answered = switch (task) {
-            case GENERATE -> output;
+            case GENERATE, EMBED -> output;
             case SPEECH -> withAudio(output, JobLayout.audioKey(job.requestId()));
         };
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), answered, null, tier, model,

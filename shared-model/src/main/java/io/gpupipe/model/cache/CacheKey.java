@@ -6,6 +6,7 @@ import io.gpupipe.model.ChatMessage;
 import io.gpupipe.model.Digests;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.embedding.EmbeddingFields;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -59,6 +60,12 @@ public record CacheKey(String hex) {
             case SPEECH -> node.put("prompt", job.prompt()).put("voice", job.voice()).put("language", job.language())
                     .put("speed", job.speed()).put("instructions", job.instructions())
                     .put("responseFormat", SPEECH_FORMAT);
+            case EMBED -> {
+                ArrayNode input = node.putArray("input");
+                job.input().forEach(input::add);
+                EmbeddingFields fields = job.embeddingFields().orElseThrow();
+                node.put("dimensions", job.dimensions()).put("encodingFormat", fields.format().wireName());
+            }
         }
         return JobJson.write(node);
     }

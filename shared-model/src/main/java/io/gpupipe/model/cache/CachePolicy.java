@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * Which jobs use the result cache. Only deterministic requests are cacheable: a text job with temperature 0 (greedy
  * decoding) or an explicit {@code seed}; a speech job always, since the speech API takes no sampling parameters (the
- * same text, voice, language, speed and instructions ask for the same audio). A job that says {@code cache: true}
+ * same text, voice, language, speed and instructions ask for the same audio); an embedding job always (a pooling
+ * model has no sampling). A job that says {@code cache: true}
  * uses it (the parser refuses a non-deterministic one); {@code cache: false} never does; a job that does not say
  * uses it when its tier's {@link TierDefinition#cacheByDefault()} is on and it is deterministic.
  */
@@ -22,7 +23,7 @@ public final class CachePolicy {
         return switch (task) {
             case GENERATE -> temperature == 0 || seed != null ? Optional.empty()
                     : Optional.of(String.format(Locale.ROOT, "temperature %s and no seed", temperature));
-            case SPEECH -> Optional.empty();
+            case SPEECH, EMBED -> Optional.empty();
         };
     }
 

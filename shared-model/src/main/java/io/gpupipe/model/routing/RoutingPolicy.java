@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * Seed 001's routing table for text: an explicit {@code route} wins; a long prompt or a large maxTokens goes to the
  * catalogue's escalation tier (large); a mid-length prompt is left to the {@link Classifier}; everything else goes
- * to the default text tier (small). Other tasks go to the tier the catalogue configures for them (speech → speech).
+ * to the default text tier (small). Other tasks go to the tier the catalogue configures for them (speech → speech,
+ * embed → embed): prompt length and maxTokens say nothing about them, and no text tier can serve them.
  * The request parser has already refused a {@code route} that names no tier, or one that cannot serve the task.
  */
 public final class RoutingPolicy {
@@ -39,7 +40,7 @@ public final class RoutingPolicy {
         }
         return switch (job.task()) {
             case GENERATE -> routeText(job);
-            case SPEECH -> new RoutingDecision(catalogue.defaultTier(Task.SPEECH),
+            case SPEECH, EMBED -> new RoutingDecision(catalogue.defaultTier(job.task()),
                     RoutingDecision.Reason.TASK_DEFAULT);
         };
     }

@@ -25,6 +25,21 @@ public record VllmServeCommand(String servedModelName, int maxModelLen, int maxN
         }
     }
 
+    /**
+     * vLLM's pooling runner, which serves {@code POST /v1/embeddings} (and no completions): "Run a model in pooling
+     * mode via the option {@code --runner pooling}" (docs.vllm.ai, Models → Pooling Models → Configuration → Model
+     * Runner; vLLM 0.10 and later, before which {@code --task embed} did it). vLLM detects the runner of most
+     * embedding checkpoints itself ({@code --runner auto}); the flag makes the tier's API explicit.
+     */
+    public static final List<String> POOLING_RUNNER = List.of("--runner", "pooling");
+
+    /** The arguments of an embedding tier's server: {@link #args()} and {@link #POOLING_RUNNER}. */
+    public List<String> poolingArgs() {
+        List<String> args = new java.util.ArrayList<>(args());
+        args.addAll(POOLING_RUNNER);
+        return List.copyOf(args);
+    }
+
     /** The arguments after {@code vllm serve <model path>} (the image's entrypoint). */
     public List<String> args() {
         return List.of(

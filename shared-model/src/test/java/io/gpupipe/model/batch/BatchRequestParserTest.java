@@ -36,7 +36,7 @@ class BatchRequestParserTest {
     void parse_shouldNameEveryBadField_atOnce() {
         // when
         var outcome = BatchRequestParser.parse("{\"input_file_id\":\"results/secret.json\",\"endpoint\":"
-                + "\"/v1/embeddings\",\"completion_window\":\"48h\",\"metadata\":{\"k\":1},\"callback_url\":"
+                + "\"/v1/moderations\",\"completion_window\":\"48h\",\"metadata\":{\"k\":1},\"callback_url\":"
                 + "\"http://10.0.0.1/hook\"}");
 
         // then

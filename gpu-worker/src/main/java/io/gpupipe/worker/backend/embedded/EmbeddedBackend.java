@@ -5,6 +5,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.model.consumption.ServerLoad;
 import io.gpupipe.model.serving.EmbeddedModels;
+import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
@@ -19,7 +20,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The local backend (no GPU): speech with FreeTTS, text with llama.cpp from a GGUF file. Without a GGUF file,
+ * The local backend (no GPU): speech with FreeTTS, text and embeddings with llama.cpp from a GGUF file (an
+ * embedding tier's worker loads it in embedding mode). Without a GGUF file,
  * {@code generate} jobs fail with model_unavailable and say how to configure one; speech still works.
  */
 public final class EmbeddedBackend implements InferenceBackend {
@@ -30,11 +32,20 @@ public final class EmbeddedBackend implements InferenceBackend {
     private final Settings settings;
     private volatile FreeTtsSpeech speech;
     private volatile LlamaText text;
+    private volatile LlamaEmbeddings embeddings;
     private volatile ModelIdentity textIdentity;
 
-    /** Paths and knobs of the embedded models. */
+    /**
+     * Paths and knobs of the embedded models. {@code embeddingTier}: the worker serves embedding jobs, so the GGUF is
+     * loaded in embedding mode instead of for generation.
+     */
     public record Settings(Optional<Path> textModelPath, String voice, int contextSize, int threads,
-                           Optional<String> model, Optional<String> modelVersion) {
+                           Optional<String> model, Optional<String> modelVersion, boolean embeddingTier) {
+        /** Settings of a worker that generates text (or speaks). */
+        public Settings(Optional<Path> textModelPath, String voice, int contextSize, int threads,
+                        Optional<String> model, Optional<String> modelVersion) {
+            this(textModelPath, voice, contextSize, threads, model, modelVersion, false);
+        }
     }
 
     public EmbeddedBackend(Settings settings) {
@@ -51,9 +62,13 @@ public final class EmbeddedBackend implements InferenceBackend {
         if (speech == null) {
             speech = new FreeTtsSpeech(settings.voice());
         }
-        if (settings.textModelPath().isPresent() && text == null) {
+        if (settings.textModelPath().isPresent() && text == null && embeddings == null) {
             Path gguf = settings.textModelPath().get();
-            text = LlamaText.load(gguf, settings.contextSize(), settings.threads());
+            if (settings.embeddingTier()) {
+                embeddings = LlamaEmbeddings.load(gguf, settings.contextSize(), settings.threads());
+            } else {
+                text = LlamaText.load(gguf, settings.contextSize(), settings.threads());
+            }
             String name = gguf.getFileName().toString().replaceFirst("\\.gguf$", "");
             textIdentity = ModelIdentity.pinned(settings.model().orElse(name),
                     settings.modelVersion().orElseGet(() -> ggufVersion(gguf)));
@@ -81,7 +96,24 @@ public final class EmbeddedBackend implements InferenceBackend {
             throw new ModelException(ModelFailure.notConfigured(NO_TEXT_MODEL));
         }
         ensureReady();
+        if (text == null) {
+            throw new ModelException(ModelFailure.notConfigured("this worker loaded its GGUF for embeddings; text "
+                    + "jobs go to a text tier's worker"));
+        }
         return text.generate(job, timeout);
+    }
+
+    @Override
+    public Embeddings embed(InferenceJob job, Duration timeout) {
+        if (settings.textModelPath().isEmpty()) {
+            throw new ModelException(ModelFailure.notConfigured(NO_TEXT_MODEL));
+        }
+        ensureReady();
+        if (embeddings == null) {
+            throw new ModelException(ModelFailure.notConfigured("this worker loaded its GGUF for text generation; "
+                    + "embedding jobs go to the embedding tier's worker"));
+        }
+        return embeddings.embed(job.input(), timeout);
     }
 
     @Override
@@ -100,6 +132,10 @@ public final class EmbeddedBackend implements InferenceBackend {
         if (text != null) {
             text.close();
             text = null;
+        }
+        if (embeddings != null) {
+            embeddings.close();
+            embeddings = null;
         }
         if (speech != null) {
             speech.close();

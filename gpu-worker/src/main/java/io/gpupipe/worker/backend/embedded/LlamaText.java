@@ -40,6 +40,11 @@ final class LlamaText implements AutoCloseable {
         this.model = model;
     }
 
+    /** Records that a llama.cpp model is loaded in this JVM (any model: text or embeddings). */
+    static void markNativeLoaded() {
+        NATIVE_LOADED.set(true);
+    }
+
     /** True once a llama.cpp model was loaded in this JVM (its native threads then need a hard exit). */
     static boolean nativeModelLoaded() {
         return NATIVE_LOADED.get();
@@ -60,7 +65,7 @@ final class LlamaText implements AutoCloseable {
     }
 
     /** The native library is unpacked to a directory of this process, so two workers never share one file. */
-    private static void privateNativeDirectory() {
+    static void privateNativeDirectory() {
         if (System.getProperty(TMPDIR_PROPERTY) != null) {
             return;
         }

@@ -5,6 +5,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.consumption.ModelFailure;
 import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
@@ -13,6 +14,8 @@ import io.gpupipe.worker.backend.SpeechAudio;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.WebApplicationException;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
@@ -148,6 +151,21 @@ public final class OpenAiBackend implements InferenceBackend {
                 job.language(), job.speed(), job.instructions());
         byte[] wav = call(client.speech(authorization(), request), timeout);
         return SpeechAudio.of(wav);
+    }
+
+    @Override
+    public Embeddings embed(InferenceJob job, Duration timeout) {
+        var request = new VllmDtos.EmbeddingRequest(identity(Task.EMBED).model(), job.input(), "float");
+        VllmDtos.EmbeddingResponse response = call(client.embeddings(authorization(), request), timeout);
+        if (response == null || response.data() == null || response.data().size() != job.input().size()) {
+            throw new ModelException(ModelFailure.httpStatus(502, "embedding response had "
+                    + (response == null || response.data() == null ? "no" : response.data().size()) + " vectors for "
+                    + job.input().size() + " inputs"));
+        }
+        List<float[]> vectors = response.data().stream()
+                .sorted(Comparator.comparingInt(VllmDtos.EmbeddingData::index))
+                .map(VllmDtos.EmbeddingData::embedding).toList();
+        return new Embeddings(vectors, response.usage() == null ? 0 : response.usage().promptTokens());
     }
 
     @Override

@@ -33,6 +33,13 @@ public interface VllmClient {
                                                          VllmDtos.ChatCompletionRequest request);
 
     @POST
+    @Path("/v1/embeddings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    Uni<VllmDtos.EmbeddingResponse> embeddings(@HeaderParam("Authorization") String authorization,
+                                               VllmDtos.EmbeddingRequest request);
+
+    @POST
     @Path("/v1/audio/speech")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces({"audio/wav", "audio/x-wav", MediaType.APPLICATION_OCTET_STREAM})

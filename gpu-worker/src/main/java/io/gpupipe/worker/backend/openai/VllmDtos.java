@@ -70,6 +70,23 @@ public final class VllmDtos {
                                 String instructions) {
     }
 
+    /**
+     * {@code POST /v1/embeddings} (OpenAI's CreateEmbeddingRequest, served by {@code vllm serve --runner pooling}):
+     * always float vectors at the model's own length; the worker shortens and encodes them itself
+     * ({@link io.gpupipe.model.embedding.VectorLength}), so every backend answers alike and no model is asked for a
+     * length it was not trained for.
+     */
+    public record EmbeddingRequest(String model, List<String> input,
+                                   @JsonProperty("encoding_format") String encodingFormat) {
+    }
+
+    /** vLLM's embedding answer: {@code data[].index}, {@code data[].embedding}, {@code usage.prompt_tokens}. */
+    public record EmbeddingResponse(String model, List<EmbeddingData> data, Usage usage) {
+    }
+
+    public record EmbeddingData(int index, float[] embedding) {
+    }
+
     /** {@code GET /v1/models}. */
     public record ModelList(List<ModelCard> data) {
     }

@@ -8,6 +8,7 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.ModelServerContract;
 import io.gpupipe.model.contract.Deviation;
 import io.gpupipe.model.contract.OpenAiSpec;
+import io.gpupipe.model.serving.VllmServeCommand;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.standin.VllmStandIn;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * OpenAI's published API description judges the real bytes on the wire between the worker's openai backend and the
- * vLLM / vLLM-Omni stand-in: every request the backend sends (completions, chat completions, speech) and every
+ * vLLM / vLLM-Omni stand-in: every request the backend sends (completions, chat completions, speech, embeddings) and every
  * answer the stand-in gives (successes and each error it can give). Where vLLM or vLLM-Omni differ from OpenAI the
  * difference is named below with its source; anything else that disagrees is a defect of the worker or the stand-in.
  */
@@ -61,6 +63,13 @@ class OpenAiWireSchemaTest {
     /** vLLM's UsageInfo.prompt_tokens_details: PromptTokenUsageInfo | None = None, answered as null. */
     private static final Deviation USAGE_DETAILS = Deviation.nullForAbsent("usage.prompt_tokens_details", "vLLM "
             + "UsageInfo.prompt_tokens_details (engine/protocol.py): null where OpenAI has an object or nothing");
+    /** vLLM's EmbeddingResponse adds an id, a creation time and UsageInfo's completion_tokens (always 0). */
+    private static final String VLLM_EMBEDDING = "vLLM EmbeddingResponse{id, object, created, model, data, usage: "
+            + "UsageInfo} (entrypoints/openai/protocol.py)";
+    private static final Deviation[] EMBEDDING_RESPONSE = {
+        Deviation.extension("id", VLLM_EMBEDDING), Deviation.extension("created", VLLM_EMBEDDING),
+        Deviation.extension("usage.completion_tokens", VLLM_EMBEDDING)
+    };
     /** vLLM's ErrorInfo.code is the HTTP status as an int (vllm/entrypoints/openai/engine/protocol.py). */
     private static final Deviation ERROR_CODE = Deviation.integerForNullableString("error.code", "vLLM ErrorInfo"
             + "{message, type, param, code: int}: code is the HTTP status");
@@ -69,6 +78,7 @@ class OpenAiWireSchemaTest {
     private VllmStandIn text;
     private VllmStandIn keyed;
     private VllmStandIn omni;
+    private VllmStandIn pooling;
 
     @BeforeAll
     void talkToEveryStandInAnswer() {
@@ -109,6 +119,21 @@ class OpenAiWireSchemaTest {
         fails(() -> speech.speak(job("{\"task\":\"speech\",\"prompt\":\"x\",\"voice\":\"nobody\"}"), TIMEOUT));
         fails(() -> backend(text, "tts", Optional.empty()).speak(job("{\"task\":\"speech\",\"prompt\":\"x\","
                 + "\"voice\":\"ryan\"}"), TIMEOUT));
+        // embeddings, on a server started with the embedding tier's flags (--runner pooling, 512 tokens): two
+        // inputs, an input over the model's context, an injected 500, an unknown model, and asked of a text server
+        pooling = start(VllmStandIn.Settings.fromServerArgs(Stream.concat(Stream.of("/models/bge"),
+                new VllmServeCommand("bge", 512, 64, 1, "127.0.0.1", 8000).poolingArgs().stream()).toList()));
+        OpenAiBackend embeddings = backend(pooling, "bge", Optional.empty());
+        embeddings.embed(job("{\"task\":\"embed\",\"input\":[\"Once upon a time\",\"a red ball\"]}"), TIMEOUT);
+        fails(() -> embeddings.embed(job("{\"task\":\"embed\",\"input\":\"" + "word ".repeat(600) + "\"}"),
+                TIMEOUT));
+        pooling.failNext(1, "fail-once");
+        fails(() -> embeddings.embed(job("{\"task\":\"embed\",\"input\":\"fail-once\"}"), TIMEOUT));
+        fails(() -> backend(pooling, "no-such-model", Optional.empty()).embed(job("{\"task\":\"embed\","
+                + "\"input\":\"x\"}"), TIMEOUT));
+        fails(() -> backend(text, "stand-in/tiny-llm", Optional.empty()).embed(job("{\"task\":\"embed\","
+                + "\"input\":\"x\"}"), TIMEOUT));
+        fails(() -> embeddings.generate(job("{\"prompt\":\"no completions on a pooling server\"}"), TIMEOUT));
     }
 
     @AfterAll
@@ -121,6 +146,7 @@ class OpenAiWireSchemaTest {
         assertThat(answers("/v1/completions")).containsExactlyInAnyOrder(200, 400, 401, 404, 500);
         assertThat(answers("/v1/chat/completions")).containsExactlyInAnyOrder(200, 400);
         assertThat(answers("/v1/audio/speech")).containsExactlyInAnyOrder(200, 400, 404);
+        assertThat(answers("/v1/embeddings")).containsExactlyInAnyOrder(200, 400, 404, 500);
     }
 
     @Test
@@ -160,6 +186,9 @@ class OpenAiWireSchemaTest {
                 List<Deviation> differences = new ArrayList<>(List.of(CHAT_MESSAGE_NULLS));
                 differences.add(STOP_REASON);
                 differences.add(USAGE_DETAILS);
+                if (exchange.path().equals("/v1/embeddings")) {
+                    differences.addAll(List.of(EMBEDDING_RESPONSE));
+                }
                 spec.assertConforms(spec.responseSchema(operation(exchange), 200), exchange.responseText(),
                         differences.toArray(Deviation[]::new));
             } else if (exchange.responseText().startsWith("{\"detail\"")) {

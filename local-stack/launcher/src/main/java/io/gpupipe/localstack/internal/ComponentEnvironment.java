@@ -106,7 +106,7 @@ public final class ComponentEnvironment {
         String text = textModel == null ? null : ggufVersion(textModel);
         for (TierDefinition tier : tiers.tiers()) {
             String version = switch (tier.contract()) {
-                case TEXT -> text;
+                case TEXT, EMBEDDING -> text; // the embedding tier's worker embeds with the same GGUF
                 case SPEECH -> EmbeddedModels.FREETTS_VERSION;
             };
             if (version != null) {
@@ -191,6 +191,7 @@ public final class ComponentEnvironment {
         env.put("GPUPIPE_WORKER_WARM_UP_TASK", switch (aws.tiers().get(tier).contract()) {
             case TEXT -> "generate";
             case SPEECH -> "speech";
+            case EMBEDDING -> "embed";
         });
         env.put("GPUPIPE_WORKER_DLQ_URL", aws.queueUrl(LocalAws.DLQ));
         env.put("GPUPIPE_WORKER_BUCKET", aws.bucket());
