@@ -46,11 +46,6 @@ public final class FieldReader {
         return body.get(field);
     }
 
-    /** How many errors every reader of this request has recorded so far. */
-    public int errorCount() {
-        return errors.size();
-    }
-
     public void error(String field, String code, String message) {
         errors.add(new FieldError(prefix + field, code, message.startsWith(field) ? prefix + message : message));
     }
