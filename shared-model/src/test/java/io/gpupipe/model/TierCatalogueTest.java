@@ -113,12 +113,17 @@ class TierCatalogueTest {
     @Test
     void read_shouldTakeAnOptionalGpuHourPrice_andRefuseOneThatIsNotAPositiveNumber() {
         String tier = """
-                {"routing": {"default": {"generate": "small", "speech": "speech"}, "escalation": "small"},
+                {"routing": {"default": {"generate": "small", "speech": "speech", "embed": "embed"},
+                  "escalation": "small"},
                  "tiers": [{"name": "small", "queue": "q", "contract": "text", "serves": ["generate"],
                    "modelTimeoutSeconds": 60, "visibilityTimeoutSeconds": 60, "gpus": "0.5", "gpuMemoryMiB": 1000,
                    "taskCpu": 1024, "taskMemoryMiB": 1024, "maxTasks": 1, "backlogPerTask": 5,
                    "maxScaleOutStep": 1, "scaleInAfterMinutes": 1, "modelLoadGraceMinutes": 1 %s},
                    {"name": "speech", "queue": "s", "contract": "speech", "serves": ["speech"],
+                   "modelTimeoutSeconds": 60, "visibilityTimeoutSeconds": 60, "gpus": "1", "gpuMemoryMiB": 1000,
+                   "taskCpu": 1024, "taskMemoryMiB": 1024, "maxTasks": 1, "backlogPerTask": 5,
+                   "maxScaleOutStep": 1, "scaleInAfterMinutes": 1, "modelLoadGraceMinutes": 1},
+                   {"name": "embed", "queue": "e", "contract": "embedding", "serves": ["embed"],
                    "modelTimeoutSeconds": 60, "visibilityTimeoutSeconds": 60, "gpus": "1", "gpuMemoryMiB": 1000,
                    "taskCpu": 1024, "taskMemoryMiB": 1024, "maxTasks": 1, "backlogPerTask": 5,
                    "maxScaleOutStep": 1, "scaleInAfterMinutes": 1, "modelLoadGraceMinutes": 1}]}
