@@ -220,8 +220,13 @@ public final class GpupipeApiSpec {
                     content.propertyNames()) + ")");
             return problems;
         }
-        problems.addAll(bodyProblems(what + " body", schemaOf(response, "/content/"
-                + OpenApiPaths.escape(mediaType) + "/schema"), exchange.responseBody()));
+        String schema = schemaOf(response, "/content/" + OpenApiPaths.escape(mediaType) + "/schema");
+        boolean jsonLines = OpenApiPaths.JSON_LINES_TYPE.equals(mediaType); // then the schema is each line's
+        List<byte[]> bodies = jsonLines ? OpenApiPaths.jsonLines(exchange.responseBody())
+                : List.of(exchange.responseBody());
+        for (int i = 0; i < bodies.size(); i++) {
+            problems.addAll(bodyProblems(what + (jsonLines ? " line " + (i + 1) : " body"), schema, bodies.get(i)));
+        }
         return problems;
     }
 
@@ -296,5 +301,4 @@ public final class GpupipeApiSpec {
         }
         return resolve(resolved, target);
     }
-
 }

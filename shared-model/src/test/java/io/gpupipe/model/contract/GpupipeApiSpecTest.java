@@ -41,7 +41,8 @@ class GpupipeApiSpecTest {
         assertThat(parsed.getMessages()).as("swagger-parser's findings").isEmpty();
         assertThat(parsed.getOpenAPI().getOpenapi()).isEqualTo("3.1.0");
         assertThat(parsed.getOpenAPI().getPaths()).containsKeys("/v1/jobs", "/infer", "/v1/jobs/{id}",
-                "/v1/batches/uploads", "/v1/batches", "/v1/batches/{id}", "/v1/batches/{id}/cancel");
+                "/v1/batches/uploads", "/v1/batches", "/v1/batches/{id}", "/v1/batches/{id}/cancel",
+                "/v1/batches/{id}/retry", "/v1/batches/{id}/output", "/v1/batches/{id}/errors", "/v1/usage");
         assertThat(parsed.getOpenAPI().getComponents().getSecuritySchemes()).containsOnlyKeys("sigv4", "jwt");
     }
 
@@ -156,6 +157,26 @@ class GpupipeApiSpecTest {
             assertThat(spec.problems(new Exchange("POST", "/v1/jobs", type, bytes("{\"prompt\":\"Hi\"}"), 202,
                     json(), bytes(accepted)))).as(type).isEmpty();
         }
+    }
+
+    @Test
+    void judge_shouldJudgeEachLineOfAJsonLinesPage() {
+        String batch = "batch_" + ID;
+        String line = "{\"id\":\"batch_req_1\",\"custom_id\":\"a\",\"response\":null,\"error\":{\"code\":"
+                + "\"batch_cancelled\",\"message\":\"cancelled\"}}";
+        Map<String, String> jsonl = Map.of("content-type", "application/jsonl", "gpupipe-pages", "2", "link",
+                "<?page=1>; rel=\"next\"");
+
+        assertThat(spec.problems(new Exchange("GET", "/v1/batches/" + batch + "/errors", null, null, 200, jsonl,
+                bytes(line + "\n" + line + "\n")))).isEmpty();
+        assertThat(spec.problems(new Exchange("GET", "/v1/batches/" + batch + "/output", null, null, 200, jsonl,
+                bytes("")))).as("no line finished yet").isEmpty();
+        assertThat(spec.problems(new Exchange("GET", "/v1/batches/" + batch + "/errors", null, null, 200, jsonl,
+                bytes(line + "\n" + line.replace("\"error\":", "\"retry\":true,\"error\":") + "\n"))))
+                .singleElement().asString().contains("line 2").contains("retry");
+        assertThat(spec.problems(new Exchange("GET", "/v1/batches/" + batch + "/errors", null, null, 200,
+                Map.of("content-type", "application/jsonl"), bytes(line + "\n")))).singleElement().asString()
+                .contains("Gpupipe-Pages");
     }
 
     @Test

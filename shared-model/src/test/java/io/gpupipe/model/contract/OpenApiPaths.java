@@ -2,6 +2,7 @@ package io.gpupipe.model.contract;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -12,6 +13,8 @@ import java.util.regex.Pattern;
  */
 final class OpenApiPaths {
     static final String JSON_TYPE = "application/json";
+    /** JSON Lines (jsonlines.org): one JSON document per line; a batch file's pages. */
+    static final String JSON_LINES_TYPE = "application/jsonl";
 
     private OpenApiPaths() {
     }
@@ -41,6 +44,19 @@ final class OpenApiPaths {
         }
         String type = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
         return type.startsWith("application/") && type.endsWith("+json") ? JSON_TYPE : type;
+    }
+
+    /**
+     * The lines of a JSON Lines body (each ended by a newline, the last one optionally): every line, an empty one
+     * too, so that it is judged as the JSON document it must be.
+     */
+    static List<byte[]> jsonLines(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.isEmpty()) {
+            return List.of();
+        }
+        String[] lines = (text.endsWith("\n") ? text.substring(0, text.length() - 1) : text).split("\n", -1);
+        return Arrays.stream(lines).map(line -> line.getBytes(StandardCharsets.UTF_8)).toList();
     }
 
     /** A JSON Pointer segment (RFC 6901). */
