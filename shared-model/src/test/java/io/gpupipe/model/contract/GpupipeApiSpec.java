@@ -266,8 +266,14 @@ public final class GpupipeApiSpec {
         Schema schema = schemas.computeIfAbsent(schemaPointer, p -> registry.getSchema(SchemaLocation.of(IRI + "#"
                 + OpenApiPaths.fragment(p))));
         List<String> problems = new ArrayList<>();
-        for (Error error : schema.validate(value)) {
-            problems.add(what + ": " + error);
+        try {
+            for (Error error : schema.validate(value)) {
+                problems.add(what + ": " + error);
+            }
+        } catch (JacksonException e) {
+            // the validator reads integer bounds as a long: a number beyond it (1e107) is no value the description
+            // allows, so it counts as refused rather than as a crash of the judge
+            problems.add(what + ": a value the validator cannot evaluate: " + e.getOriginalMessage());
         }
         return problems;
     }

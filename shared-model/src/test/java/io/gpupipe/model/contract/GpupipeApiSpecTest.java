@@ -137,6 +137,19 @@ class GpupipeApiSpecTest {
     }
 
     @Test
+    void judge_shouldCountAnIntegerBeyondLongAsRefused_insteadOfCrashing() {
+        // RouterHttpFuzzTest's seed -7123387013276558823: the validator cannot hold -2.26e107 as a long
+        String body = "{\"prompt\":\"Hi\",\"ttlSeconds\":-2.2662020489637494E107}";
+        String accepted = "{\"requestId\":\"" + ID + "\",\"tier\":\"small\",\"status\":\"queued\",\"statusUrl\":"
+                + "\"/v1/jobs/" + ID + "\"}";
+        String refusal = "{\"errors\":[{\"field\":\"ttlSeconds\",\"code\":\"out_of_range\",\"message\":\"x\"}]}";
+
+        assertThat(spec.problems(submit(body, 202, accepted))).singleElement().asString()
+                .contains("refuses this request").contains("-2.2662020489637494E107");
+        assertThat(spec.problems(submit(body, 400, refusal))).isEmpty();
+    }
+
+    @Test
     void judge_shouldReadBodiesAsDeepAsTheRouterDoes() {
         String accepted = "{\"requestId\":\"" + ID + "\",\"tier\":\"small\",\"status\":\"queued\",\"statusUrl\":"
                 + "\"/v1/jobs/" + ID + "\"}";
