@@ -42,7 +42,7 @@ final class FuzzBodies {
     /** Every field a job request may carry (JobRequestParser). */
     static final List<String> FIELDS = List.of("requestId", "task", "prompt", "maxTokens", "temperature", "topP",
             "route", "voice", "priority", "callbackUrl", "ttlSeconds", "messages", "seed", "cache", "language", "speed",
-            "instructions", "submittedAt", "batch");
+            "instructions", "submittedAt", "batch", "responseFormat", "input", "dimensions", "encodingFormat");
     private static final List<String> HUGE_STRINGS = List.of("m".repeat(1 << 20), "\uD83D\uDE00".repeat(50_000),
             "\u6F22".repeat(100_000), "\uFFFF".repeat(60_000));
     private static final List<String> ODD_NUMBERS = List.of("1e999999", "-1e-999999",

@@ -141,7 +141,9 @@ class RouterFuzzTest {
 
         static void namesAFieldOrTheBody(FieldError error) {
             assertThat(error.field()).satisfiesAnyOf(field -> assertThat(field).isIn(FIELDS),
-                    field -> assertThat(field).matches("messages\\[\\d+](\\.(role|content))?"));
+                    field -> assertThat(field).matches("messages\\[\\d+](\\.(role|content))?"),
+                    field -> assertThat(field).matches("input\\[\\d+]"),
+                    field -> assertThat(field).matches("responseFormat(\\.[a-z_]+)+"));
             assertThat(error.code()).isNotBlank();
             assertThat(error.message()).isNotBlank();
         }
