@@ -52,9 +52,15 @@ function api(base, { token, region, sigv4 }) {
 
 // Signs like the AWS SDK does: service execute-api, the default credential chain.
 function sigv4Signer(region) {
-  const { SignatureV4 } = require("@smithy/signature-v4");
-  const { Sha256 } = require("@aws-crypto/sha256-js");
-  const { defaultProvider } = require("@aws-sdk/credential-provider-node");
+  let SignatureV4, Sha256, defaultProvider;
+  try {
+    ({ SignatureV4 } = require("@smithy/signature-v4"));
+    ({ Sha256 } = require("@aws-crypto/sha256-js"));
+    ({ defaultProvider } = require("@aws-sdk/credential-provider-node"));
+  } catch (e) {
+    // optionalDependencies: absent after `npm ci --omit=optional`, which is all a --token user needs
+    throw new Error("SigV4 needs the optional dependencies: run `npm ci` (without --omit=optional), or pass --token");
+  }
   region = region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
   if (!region) throw new Error("SigV4 needs a region (--region or AWS_REGION), or pass --token");
   const signer = new SignatureV4({ service: "execute-api", region, credentials: defaultProvider(), sha256: Sha256 });
@@ -122,8 +128,10 @@ async function main(argv) {
     }
 
     if (receiver) {
-      const timeout = new Promise((r) => setTimeout(() => r(null), Math.max(1000, deadline - Date.now())));
+      let timer;
+      const timeout = new Promise((r) => { timer = setTimeout(() => r(null), Math.max(1000, deadline - Date.now())); });
       const callback = await Promise.race([receiver.received, timeout]);
+      clearTimeout(timer); // a pending timer would keep node running until the deadline after the work is done
       if (!callback) { console.log("no callback arrived in time"); return 1; }
       let verified = false;
       if (args["webhook-secret"]) {
