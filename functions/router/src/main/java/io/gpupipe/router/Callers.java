@@ -7,7 +7,7 @@ import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.QuarkusHttpHeaders;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
@@ -17,9 +17,10 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * handler received is kept with the request (what quarkus-amazon-lambda-http's own {@code @Context} producers read),
  * and its authorizer context names the caller ({@link CallerIdentities}). A request without the identity the
  * deployment requires is answered 401 here, before anything is read or written; otherwise the resource methods read
- * the caller's owner from {@link CurrentCaller}.
+ * the caller's owner from {@link CurrentCaller}. Application-scoped (a client proxy): RESTEasy creates its filters
+ * at build time, before the configuration this reads is there.
  */
-@Singleton
+@ApplicationScoped
 public class Callers {
     private final CurrentVertxRequest current;
     private final CallerIdentities identities;
