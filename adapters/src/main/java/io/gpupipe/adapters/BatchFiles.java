@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * The batch function's objects beyond the records: the input file (streamed, or a chunk's byte range), the chunk
  * manifests, the job results, and the part and final output files. Failures to reach S3 throw
- * {@link io.gpupipe.adapters.exception.StoreUnavailableException}.
+ * {@link io.gpupipe.jobs.port.StoreUnavailableException}.
  */
 public interface BatchFiles {
     /** The bytes {@code [start, end)} of the object at {@code key}, as a stream the caller closes. */

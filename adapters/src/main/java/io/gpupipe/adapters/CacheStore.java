@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * The result cache ({@code cache/} of the results bucket; S3 behind {@code io.gpupipe.adapters.aws.S3CacheStore}):
  * the worker writes entries and their audio, the router reads them and copies a hit's audio. Failures to reach the
- * store throw {@link io.gpupipe.adapters.exception.StoreUnavailableException}.
+ * store throw {@link io.gpupipe.jobs.port.StoreUnavailableException}.
  */
 public interface CacheStore {
     /** The entry stored under {@code key}, or empty when there is none (or it cannot be read). */

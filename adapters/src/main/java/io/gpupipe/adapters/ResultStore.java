@@ -7,7 +7,7 @@ public interface ResultStore {
     /**
      * The object's text, or empty when it does not exist.
      *
-     * @throws io.gpupipe.adapters.exception.StoreUnavailableException when S3 could not be read
+     * @throws io.gpupipe.jobs.port.StoreUnavailableException when S3 could not be read
      */
     Optional<String> read(String bucket, String key);
 }

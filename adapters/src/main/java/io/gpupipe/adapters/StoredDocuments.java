@@ -1,5 +1,6 @@
 package io.gpupipe.adapters;
 
+import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.model.ChatMessage;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
@@ -15,7 +16,6 @@ import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.format.JsonSchemaSpec;
 import io.gpupipe.model.format.ResponseFormat;
-import io.gpupipe.model.quota.UnfinishedLedger;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageRecord;
 import io.gpupipe.model.usage.UsageTotals;

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * Callers' usage in the results bucket ({@link io.gpupipe.model.usage.UsageLayout}): one record per ended job, written
  * by the notifier, and one summary per settled day, written by the first usage query that needs it. Every method
- * throws {@link io.gpupipe.adapters.exception.StoreUnavailableException} when S3 cannot be reached.
+ * throws {@link io.gpupipe.jobs.port.StoreUnavailableException} when S3 cannot be reached.
  */
 public interface UsageStore {
     /** Writes {@code record} of {@code owner} if it is not there yet (a repeated event writes nothing). */

@@ -1,7 +1,7 @@
 package io.gpupipe.adapters.aws;
 
 import io.gpupipe.adapters.BatchFiles;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchLayout;

@@ -1,6 +1,6 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchState;

@@ -1,8 +1,8 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.adapters.JobStore;
 import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.adapters.WorkerJobStore;
+import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;

@@ -1,6 +1,6 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.S3Uris;
 import java.io.InputStream;
 import java.net.URL;
@@ -145,7 +145,7 @@ public final class S3Objects {
 
     public StoreUnavailableException unavailable(String action, String key, SdkException e) {
         return new StoreUnavailableException("cannot " + action + " s3://" + bucket + "/" + key + ": "
-                + e.getMessage(), e);
+                + e.getMessage(), e, AwsFailures.isRetryable(e));
     }
 
     /**

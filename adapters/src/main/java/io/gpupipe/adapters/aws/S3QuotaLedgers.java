@@ -1,10 +1,10 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.adapters.QuotaLedgers;
+import io.gpupipe.jobs.port.QuotaLedgers;
+import io.gpupipe.jobs.quota.QuotaKind;
+import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.model.quota.QuotaKind;
-import io.gpupipe.model.quota.UnfinishedLedger;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;

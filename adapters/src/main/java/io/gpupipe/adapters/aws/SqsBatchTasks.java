@@ -1,7 +1,7 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.adapters.BatchTasks;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.jobs.port.BatchTasks;
+import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.model.batch.BatchTask;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.exception.QueueRejectedMessageException;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.JobQueue;
+import io.gpupipe.jobs.port.QueueRejectedMessageException;
+import io.gpupipe.jobs.port.QueueUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;

@@ -3,7 +3,7 @@ package io.gpupipe.adapters.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;

@@ -1,23 +1,22 @@
 package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
-import io.gpupipe.adapters.BatchStore;
-import io.gpupipe.adapters.BatchTasks;
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.TierQueueUrls;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.adapters.aws.SqsJobQueue;
+import io.gpupipe.jobs.JobLifecycle;
+import io.gpupipe.jobs.LineLedger;
+import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.BatchTasks;
+import io.gpupipe.jobs.port.JobQueue;
+import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
-import io.gpupipe.submission.JobCanceller;
-import io.gpupipe.submission.JobSubmitter;
-import io.gpupipe.submission.LineLedger;
-import io.gpupipe.submission.TierQueueUrls;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -27,7 +26,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Wires the submission rules and the adapters the router uses (one implementation of each) from the Quarkus-managed
+ * Wires the job lifecycle ({@link JobLifecycle}) and the adapters the router uses (one implementation of each) from the Quarkus-managed
  * clients. Batch lines are routed by the router's {@link RoutingPolicy} with its default thresholds and the heuristic
  * classifier: no per-line Bedrock call. The producers of the stores and queues read as {@code RouterBeans}' do, on
  * purpose: what they build is the adapters module's (one class each); only where the bucket and queue URLs come from
@@ -61,16 +60,11 @@ public class BatchBeans {
                 config.maxMessageBytes(), store::putPayload);
     }
 
+    /** The router's submit and cancel rules, without its fault hook, cache or per-caller limit. */
     @Produces
     @Singleton
-    JobSubmitter jobSubmitter(JobStore store, JobQueue queue, Clock clock) {
-        return new JobSubmitter(store, queue, clock, id -> { });
-    }
-
-    @Produces
-    @Singleton
-    JobCanceller jobCanceller(JobStore store, Clock clock) {
-        return new JobCanceller(store, clock);
+    JobLifecycle jobLifecycle(JobStore store, JobQueue queue, Clock clock) {
+        return JobLifecycle.of(store, queue, clock);
     }
 
     @Produces

@@ -1,8 +1,8 @@
 package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
-import io.gpupipe.adapters.BatchStore;
-import io.gpupipe.adapters.BatchTasks;
+import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.BatchTasks;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchOutputs;

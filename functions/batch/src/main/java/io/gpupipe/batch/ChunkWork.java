@@ -1,8 +1,15 @@
 package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
-import io.gpupipe.adapters.BatchStore;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
+import io.gpupipe.jobs.CancelOutcome;
+import io.gpupipe.jobs.JobCanceller;
+import io.gpupipe.jobs.JobLifecycle;
+import io.gpupipe.jobs.JobSubmitter;
+import io.gpupipe.jobs.LineLedger;
+import io.gpupipe.jobs.RoutedJob;
+import io.gpupipe.jobs.SubmitOutcome;
+import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.batch.BatchLimits;
@@ -16,12 +23,6 @@ import io.gpupipe.model.batch.JsonlReader;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.ParsedLine;
 import io.gpupipe.model.routing.RoutingPolicy;
-import io.gpupipe.submission.CancelOutcome;
-import io.gpupipe.submission.JobCanceller;
-import io.gpupipe.submission.JobSubmitter;
-import io.gpupipe.submission.LineLedger;
-import io.gpupipe.submission.RoutedJob;
-import io.gpupipe.submission.SubmitOutcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,13 +57,13 @@ public class ChunkWork {
     private final TierCatalogue tiers;
     private final BatchIo pool;
 
-    ChunkWork(BatchStore store, BatchFiles files, LineLedger ledger, JobSubmitter submitter, JobCanceller canceller,
-              RoutingPolicy policy, TierCatalogue tiers, BatchIo pool) {
+    ChunkWork(BatchStore store, BatchFiles files, LineLedger ledger, JobLifecycle jobs, RoutingPolicy policy,
+              TierCatalogue tiers, BatchIo pool) {
         this.store = store;
         this.files = files;
         this.ledger = ledger;
-        this.submitter = submitter;
-        this.canceller = canceller;
+        this.submitter = jobs.submitter();
+        this.canceller = jobs.canceller();
         this.policy = policy;
         this.tiers = tiers;
         this.pool = pool;

@@ -1,7 +1,7 @@
 package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
-import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchProgress;
 import io.gpupipe.model.batch.BatchState;

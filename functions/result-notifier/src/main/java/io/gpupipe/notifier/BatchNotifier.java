@@ -1,8 +1,11 @@
 package io.gpupipe.notifier;
 
 import io.gpupipe.adapters.ResultStore;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.LineLedger;
+import io.gpupipe.jobs.port.QueueUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
+import io.gpupipe.jobs.quota.QuotaKind;
+import io.gpupipe.jobs.quota.QuotaReleases;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchEvent;
@@ -11,8 +14,6 @@ import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
-import io.gpupipe.model.quota.QuotaKind;
-import io.gpupipe.submission.LineLedger;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;

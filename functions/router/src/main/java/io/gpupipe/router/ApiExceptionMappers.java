@@ -1,9 +1,9 @@
 package io.gpupipe.router;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.gpupipe.adapters.exception.QueueRejectedMessageException;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.QueueRejectedMessageException;
+import io.gpupipe.jobs.port.QueueUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import jakarta.ws.rs.WebApplicationException;

@@ -1,15 +1,15 @@
 package io.gpupipe.router;
 
+import io.gpupipe.jobs.CancelOutcome;
+import io.gpupipe.jobs.SubmitOutcome;
+import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
-import io.gpupipe.model.quota.QuotaKind;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.SubmissionBudget;
-import io.gpupipe.submission.CancelOutcome;
-import io.gpupipe.submission.SubmitOutcome;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;

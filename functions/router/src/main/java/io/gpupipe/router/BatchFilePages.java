@@ -1,7 +1,7 @@
 package io.gpupipe.router;
 
 import io.gpupipe.adapters.BatchFiles;
-import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobResult;

@@ -1,6 +1,6 @@
 package io.gpupipe.router;
 
-import io.gpupipe.adapters.BatchStore;
+import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchLayout;

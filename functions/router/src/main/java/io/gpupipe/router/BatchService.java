@@ -1,9 +1,10 @@
 package io.gpupipe.router;
 
-import io.gpupipe.adapters.BatchStore;
-import io.gpupipe.adapters.BatchTasks;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.BatchTasks;
+import io.gpupipe.jobs.port.QueueUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
+import io.gpupipe.jobs.quota.BatchQuota;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchIds;
@@ -19,7 +20,6 @@ import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.router.internal.BatchQuota;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +52,7 @@ public final class BatchService {
     /** A batch service without a limit on unfinished batches. */
     public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
                         Duration presignTtl, Supplier<UUID> ids) {
-        this(store, tasks, clock, uploadTtl, presignTtl, ids, BatchQuota.unlimited());
+        this(store, tasks, clock, uploadTtl, presignTtl, ids, BatchQuota.UNLIMITED);
     }
 
     /** {@code tasks} empty: the deployment has no batch queue, and the batch endpoints answer 503. */
@@ -134,7 +134,8 @@ public final class BatchService {
     private Optional<BatchOutcome> admit(BatchState state, String eTag) {
         Optional<BatchOutcome.QuotaExceeded> refused;
         try {
-            refused = quota.admit(state);
+            refused = quota.admit(state).map(limit -> new BatchOutcome.QuotaExceeded(limit.limit(),
+                    limit.retryAfter()));
         } catch (StoreUnavailableException e) {
             takeBack(state, eTag);
             throw e;

@@ -1,9 +1,10 @@
 package io.gpupipe.router;
 
+import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchLayout;
-import io.gpupipe.model.quota.QuotaKind;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.SubmissionBudget;
 import jakarta.ws.rs.Consumes;
@@ -13,8 +14,8 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -37,55 +38,54 @@ public class BatchesResource {
     static final String PAGES_HEADER = "Gpupipe-Pages";
     private final BatchService service;
     private final RequestGate gate;
-    private final Callers callers;
+    private final CurrentCaller caller;
     private final BatchRetries retries;
     private final BatchFilePages pages;
     private final SubmissionBudget budget;
 
-    BatchesResource(BatchService service, RequestGate gate, Callers callers, BatchRetries retries,
+    BatchesResource(BatchService service, RequestGate gate, CurrentCaller caller, BatchRetries retries,
                     BatchFilePages pages, SubmissionBudget budget) {
         this.budget = budget;
         this.service = service;
         this.retries = retries;
         this.pages = pages;
         this.gate = gate;
-        this.callers = callers;
+        this.caller = caller;
     }
 
     @POST
     @Path("uploads")
     @Consumes(MediaType.WILDCARD)
     public Response upload(byte[] body) {
-        return callers.asOwner(owner -> gate.checkSize(length(body)).map(BatchesResource::refused)
-                .orElseGet(() -> ApiResponses.json(200, service.upload(owner))));
+        return gate.checkSize(length(body)).map(BatchesResource::refused)
+                .orElseGet(() -> ApiResponses.json(200, service.upload(caller.owner())));
     }
 
     @POST
     @Consumes(MediaType.WILDCARD)
     public Response create(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
-        return callers.asOwner(owner -> {
-            Optional<RequestGate.Refusal> refusal = gate.check(contentType, length(body));
-            if (refusal.isPresent()) {
-                return refused(refusal.get());
-            }
-            Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
-            if (overBudget.isPresent()) {
-                return ApiResponses.budgetExceeded(overBudget.get());
-            }
-            return answer(service.create(length(body) == 0 ? "" : new String(body, StandardCharsets.UTF_8), owner));
-        });
+        Owner owner = caller.owner();
+        Optional<RequestGate.Refusal> refusal = gate.check(contentType, length(body));
+        if (refusal.isPresent()) {
+            return refused(refusal.get());
+        }
+        Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
+        if (overBudget.isPresent()) {
+            return ApiResponses.budgetExceeded(overBudget.get());
+        }
+        return answer(service.create(length(body) == 0 ? "" : new String(body, StandardCharsets.UTF_8), owner));
     }
 
     @GET
     @Path("{id}")
     public Response status(@PathParam("id") String id) {
-        return callers.asOwner(owner -> answer(service.get(id, owner)));
+        return answer(service.get(id, caller.owner()));
     }
 
     @DELETE
     @Path("{id}")
     public Response cancel(@PathParam("id") String id) {
-        return callers.asOwner(owner -> answer(service.cancel(id, owner)));
+        return answer(service.cancel(id, caller.owner()));
     }
 
     /** OpenAI's cancel ({@code POST /v1/batches/{batch_id}/cancel}), for its SDKs. */
@@ -93,8 +93,8 @@ public class BatchesResource {
     @Path("{id}/cancel")
     @Consumes(MediaType.WILDCARD)
     public Response cancelOpenAi(@PathParam("id") String id, byte[] body) {
-        return callers.asOwner(owner -> gate.checkSize(length(body)).map(BatchesResource::refused)
-                .orElseGet(() -> answer(service.cancel(id, owner))));
+        return gate.checkSize(length(body)).map(BatchesResource::refused)
+                .orElseGet(() -> answer(service.cancel(id, caller.owner())));
     }
 
     /** A new batch of the ended batch's failed, expired and cancelled lines ({@link BatchRetries}). */
@@ -102,8 +102,8 @@ public class BatchesResource {
     @Path("{id}/retry")
     @Consumes(MediaType.WILDCARD)
     public Response retry(@PathParam("id") String id, byte[] body) {
-        return callers.asOwner(owner -> gate.checkSize(length(body)).map(BatchesResource::refused)
-                .orElseGet(() -> answer(retries.retry(id, owner))));
+        return gate.checkSize(length(body)).map(BatchesResource::refused)
+                .orElseGet(() -> answer(retries.retry(id, caller.owner())));
     }
 
     /** The output file as it is now, one page (chunk) at a time ({@link BatchFilePages}). */
@@ -111,7 +111,7 @@ public class BatchesResource {
     @Path("{id}/output")
     @Produces({JSONL, MediaType.APPLICATION_JSON})
     public Response output(@PathParam("id") String id, @QueryParam("page") String page) {
-        return callers.asOwner(owner -> answer(pages.page(id, owner, BatchLayout.File.OUTPUT, page)));
+        return answer(pages.page(id, caller.owner(), BatchLayout.File.OUTPUT, page));
     }
 
     /** The error file as it is now, one page (chunk) at a time. */
@@ -119,7 +119,7 @@ public class BatchesResource {
     @Path("{id}/errors")
     @Produces({JSONL, MediaType.APPLICATION_JSON})
     public Response errors(@PathParam("id") String id, @QueryParam("page") String page) {
-        return callers.asOwner(owner -> answer(pages.page(id, owner, BatchLayout.File.ERRORS, page)));
+        return answer(pages.page(id, caller.owner(), BatchLayout.File.ERRORS, page));
     }
 
     private static int length(byte[] body) {

@@ -2,39 +2,43 @@ package io.gpupipe.router;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gpupipe.model.owner.CallerIdentity;
-import io.gpupipe.model.owner.Owner;
 import io.gpupipe.router.internal.CallerIdentities;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.QuarkusHttpHeaders;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
-import java.util.function.Function;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * The caller of the current request: the API Gateway event the Lambda handler received is kept with the request
- * (what quarkus-amazon-lambda-http's own {@code @Context} producers read), and its authorizer context names the
- * caller ({@link CallerIdentities}). A request without the identity the deployment requires is answered 401 before
- * anything is read or written.
+ * Resolves the caller of every API request once, before its resource method runs: the API Gateway event the Lambda
+ * handler received is kept with the request (what quarkus-amazon-lambda-http's own {@code @Context} producers read),
+ * and its authorizer context names the caller ({@link CallerIdentities}). A request without the identity the
+ * deployment requires is answered 401 here, before anything is read or written; otherwise the resource methods read
+ * the caller's owner from {@link CurrentCaller}. Application-scoped (a client proxy): RESTEasy creates its filters
+ * at build time, before the configuration this reads is there.
  */
-@Singleton
+@ApplicationScoped
 public class Callers {
     private final CurrentVertxRequest current;
     private final CallerIdentities identities;
+    private final CurrentCaller caller;
 
-    Callers(CurrentVertxRequest current, RouterConfig config) {
+    Callers(CurrentVertxRequest current, RouterConfig config, CurrentCaller caller) {
         this.current = current;
         this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim());
+        this.caller = caller;
     }
 
-    /** {@code answer} for the current caller's owner, or 401 when the request carries no identity it must. */
-    public Response asOwner(Function<Owner, Response> answer) {
-        Optional<CallerIdentity> caller = identities.of(event().map(APIGatewayV2HTTPEvent::getRequestContext)
+    /** Empty to go on (the caller is known now); 401 when the request carries no identity it must. */
+    @ServerRequestFilter
+    public Optional<Response> identify() {
+        Optional<CallerIdentity> identity = identities.of(event().map(APIGatewayV2HTTPEvent::getRequestContext)
                 .orElse(null));
-        return caller.map(c -> answer.apply(c.owner())).orElseGet(() -> ApiResponses.unauthenticated(
-                identities.mode()));
+        identity.ifPresent(known -> caller.set(known.owner()));
+        return identity.isPresent() ? Optional.empty() : Optional.of(ApiResponses.unauthenticated(identities.mode()));
     }
 
     private Optional<APIGatewayV2HTTPEvent> event() {

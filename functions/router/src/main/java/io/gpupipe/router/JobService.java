@@ -1,7 +1,11 @@
 package io.gpupipe.router;
 
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.JobStore;
+import io.gpupipe.jobs.CancelOutcome;
+import io.gpupipe.jobs.JobCanceller;
+import io.gpupipe.jobs.JobLifecycle;
+import io.gpupipe.jobs.JobSubmitter;
+import io.gpupipe.jobs.SubmitOutcome;
+import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobRequestParser;
@@ -15,14 +19,7 @@ import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
-import io.gpupipe.router.internal.FaultInjection;
-import io.gpupipe.router.internal.JobQuota;
-import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
-import io.gpupipe.submission.CancelOutcome;
-import io.gpupipe.submission.JobCanceller;
-import io.gpupipe.submission.JobSubmitter;
-import io.gpupipe.submission.SubmitOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,35 +36,22 @@ import org.jboss.logging.MDC;
 public final class JobService {
     private final JobRequestParser parser;
     private final RoutingPolicy policy;
+    private final JobLifecycle jobs;
     private final JobStore store;
-    private final JobQueue queue;
     private final RoutingMetrics metrics;
     private final Clock clock;
     private final Duration presignTtl;
-    private final FaultInjection faults;
-    private final ResultCache cache;
-    private final JobQuota quota;
 
-    /** A router without the result cache and without per-caller limits. */
-    public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
-                      RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults) {
-        this(parser, policy, store, queue, metrics, clock, presignTtl, faults, ResultCache.disabled(),
-                JobQuota.unlimited());
-    }
-
-    public JobService(JobRequestParser parser, RoutingPolicy policy, JobStore store, JobQueue queue,
-                      RoutingMetrics metrics, Clock clock, Duration presignTtl, FaultInjection faults,
-                      ResultCache cache, JobQuota quota) {
+    /** {@code jobs}: the submit and cancel rules over {@code store}, assembled once ({@link JobLifecycle#of}). */
+    public JobService(JobRequestParser parser, RoutingPolicy policy, JobLifecycle jobs, JobStore store,
+                      RoutingMetrics metrics, Clock clock, Duration presignTtl) {
         this.parser = parser;
         this.policy = policy;
+        this.jobs = jobs;
         this.store = store;
-        this.queue = queue;
         this.metrics = metrics;
         this.clock = clock;
         this.presignTtl = presignTtl;
-        this.faults = faults;
-        this.cache = cache;
-        this.quota = quota;
     }
 
     /**
@@ -87,8 +71,7 @@ public final class JobService {
         MDC.put(LogFields.REQUEST_ID, job.requestId());
         MDC.put(LogFields.TIER, decision.tier().wireName());
         try {
-            SubmitOutcome outcome = new JobSubmitter(store.ownedBy(owner), queue, clock, faults::afterMarkerWritten,
-                    cache::answer, quota).submit(job, decision);
+            SubmitOutcome outcome = jobs.submitter().submit(job, decision);
             if (outcome instanceof SubmitOutcome.Accepted) {
                 metrics.routed(job, decision);
             }
@@ -116,11 +99,7 @@ public final class JobService {
         }
         String clientId = JobRequestParser.normalizeRequestId(rawId);
         String id = JobIds.stored(owner, clientId);
-        CancelOutcome outcome = new JobCanceller(store.ownedBy(owner), clock).cancel(id, JobCanceller.Scope.SINGLE_JOB);
-        if (outcome instanceof CancelOutcome.Cancelled || outcome instanceof CancelOutcome.AlreadyCancelled) {
-            quota.released(owner, id);
-        }
-        return seenByClient(outcome, clientId);
+        return seenByClient(jobs.canceller().cancel(owner, id), clientId);
     }
 
     /** Presigned links to the result (and audio) of the job a client sees as {@code view}, for {@code owner}. */

@@ -1,6 +1,7 @@
 package io.gpupipe.router;
 
 import io.gpupipe.model.observability.TraceContext;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmissionBudget;
@@ -31,17 +32,17 @@ public class JobsResource {
     private final RequestGate gate;
     private final StatusUrls statusUrls;
     private final SubmitTracing tracing;
-    private final Callers callers;
+    private final CurrentCaller caller;
     private final SubmissionBudget budget;
 
     JobsResource(JobService service, RequestGate gate, StatusUrls statusUrls, SubmitTracing tracing,
-                 Callers callers, SubmissionBudget budget) {
+                 CurrentCaller caller, SubmissionBudget budget) {
         this.budget = budget;
         this.service = service;
         this.gate = gate;
         this.statusUrls = statusUrls;
         this.tracing = tracing;
-        this.callers = callers;
+        this.caller = caller;
     }
 
     @POST
@@ -66,32 +67,31 @@ public class JobsResource {
     @Path("v1/jobs/{id}")
     public Response status(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
                            @HeaderParam("X-Forwarded-Proto") String proto) {
-        return callers.asOwner(owner -> ApiResponses.status(service.status(id, owner), urls(host, proto)));
+        return ApiResponses.status(service.status(id, caller.owner()), urls(host, proto));
     }
 
     @DELETE
     @Path("v1/jobs/{id}")
     public Response cancel(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
                            @HeaderParam("X-Forwarded-Proto") String proto) {
-        return callers.asOwner(owner -> ApiResponses.cancelled(service.cancel(id, owner), urls(host, proto)));
+        return ApiResponses.cancelled(service.cancel(id, caller.owner()), urls(host, proto));
     }
 
     private Response submit(byte[] body, String contentType, Function<String, String> urls, boolean seedShape,
                             String traceparent) {
-        return callers.asOwner(owner -> {
-            int length = body == null ? 0 : body.length;
-            Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
-            if (refusal.isPresent()) {
-                return ApiResponses.error(refusal.get().status(), refusal.get().error());
-            }
-            Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
-            if (overBudget.isPresent()) {
-                return ApiResponses.budgetExceeded(overBudget.get());
-            }
-            String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
-            return tracing.traced(traceparent, () -> service.submit(json, owner),
-                    outcome -> ApiResponses.submitted(outcome, urls, seedShape, view -> service.links(owner, view)));
-        });
+        Owner owner = caller.owner();
+        int length = body == null ? 0 : body.length;
+        Optional<RequestGate.Refusal> refusal = gate.check(contentType, length);
+        if (refusal.isPresent()) {
+            return ApiResponses.error(refusal.get().status(), refusal.get().error());
+        }
+        Optional<SubmissionBudget.Exceeded> overBudget = budget.check(owner);
+        if (overBudget.isPresent()) {
+            return ApiResponses.budgetExceeded(overBudget.get());
+        }
+        String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
+        return tracing.traced(traceparent, () -> service.submit(json, owner),
+                outcome -> ApiResponses.submitted(outcome, urls, seedShape, view -> service.links(owner, view)));
     }
 
     private Function<String, String> urls(String host, String proto) {

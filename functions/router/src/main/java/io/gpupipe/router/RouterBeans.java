@@ -1,9 +1,6 @@
 package io.gpupipe.router;
 
-import io.gpupipe.adapters.BatchStore;
-import io.gpupipe.adapters.BatchTasks;
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.JobStore;
+import io.gpupipe.adapters.TierQueueUrls;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
@@ -12,19 +9,25 @@ import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.S3UsageStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.adapters.aws.SqsJobQueue;
+import io.gpupipe.jobs.JobLifecycle;
+import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.BatchTasks;
+import io.gpupipe.jobs.port.JobQueue;
+import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.quota.BatchQuota;
+import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
-import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
+import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
 import io.gpupipe.router.aws.LambdaTierWaker;
-import io.gpupipe.router.internal.BatchQuota;
 import io.gpupipe.router.internal.FaultInjection;
-import io.gpupipe.router.internal.JobQuota;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
 import io.gpupipe.router.internal.RoutingMetrics;
@@ -34,8 +37,6 @@ import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.router.internal.TokenBudget;
 import io.gpupipe.router.wake.IdleTierWake;
 import io.gpupipe.router.wake.WakingJobQueue;
-import io.gpupipe.submission.OwnerQuotas;
-import io.gpupipe.submission.TierQueueUrls;
 import io.gpupipe.telemetry.Traces;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
@@ -140,16 +141,23 @@ public class RouterBeans {
     @Produces
     @Singleton
     @Startup
-    JobService jobService(JobStore store, JobQueue queue, Classifier classifier, RoutingMetrics metrics, Clock clock,
-                          RouterConfig config, TierCatalogue tiers, ResultCache cache, OwnerQuotas quotas) {
+    JobService jobService(JobLifecycle jobs, JobStore store, Classifier classifier, RoutingMetrics metrics,
+                          Clock clock, RouterConfig config, TierCatalogue tiers) {
         RouterConfig.Routing routing = config.routing();
         RoutingThresholds thresholds = new RoutingThresholds(routing.largePromptChars(), routing.largeMaxTokens(),
                 routing.ambiguousPromptChars());
-        FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
         return new JobService(new JobRequestParser(UUID::randomUUID, tiers),
-                new RoutingPolicy(thresholds, classifier, tiers), store, queue,
-                metrics, clock, config.presignTtl(), faults, cache,
-                new JobQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedJobs()), store));
+                new RoutingPolicy(thresholds, classifier, tiers), jobs, store, metrics, clock, config.presignTtl());
+    }
+
+    /** Submit and cancel: the fault hook, the result cache and the per-caller limit, passed once. */
+    @Produces
+    @Singleton
+    JobLifecycle jobLifecycle(JobStore store, JobQueue queue, Clock clock, RouterConfig config, ResultCache cache,
+                              OwnerQuotas quotas) {
+        FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
+        JobQuota quota = JobQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedJobs()), store);
+        return JobLifecycle.of(store, queue, clock, faults::afterMarkerWritten, cache::answer, quota);
     }
 
     /** The per-caller ledgers of unfinished jobs and batches, in the results bucket. */
@@ -175,7 +183,7 @@ public class RouterBeans {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
-                new BatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store));
+                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store));
     }
 
     @Produces

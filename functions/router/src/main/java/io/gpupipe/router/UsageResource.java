@@ -16,22 +16,20 @@ import jakarta.ws.rs.core.Response;
 @Produces(MediaType.APPLICATION_JSON)
 public class UsageResource {
     private final UsageService service;
-    private final Callers callers;
+    private final CurrentCaller caller;
 
-    UsageResource(UsageService service, Callers callers) {
+    UsageResource(UsageService service, CurrentCaller caller) {
         this.service = service;
-        this.callers = callers;
+        this.caller = caller;
     }
 
     @GET
     public Response usage(@QueryParam("start") String start, @QueryParam("end") String end,
                           @QueryParam("groupBy") String groupBy) {
-        return callers.asOwner(owner -> {
-            Outcome outcome = service.usage(owner, start, end, groupBy);
-            if (outcome instanceof Outcome.Invalid invalid) {
-                return ApiResponses.json(400, new ErrorResponse(invalid.errors(), null, null));
-            }
-            return ApiResponses.json(200, ((Outcome.Answered) outcome).report());
-        });
+        Outcome outcome = service.usage(caller.owner(), start, end, groupBy);
+        if (outcome instanceof Outcome.Invalid invalid) {
+            return ApiResponses.json(400, new ErrorResponse(invalid.errors(), null, null));
+        }
+        return ApiResponses.json(200, ((Outcome.Answered) outcome).report());
     }
 }

@@ -7,6 +7,8 @@ import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
+import io.gpupipe.jobs.quota.BatchQuota;
+import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
@@ -31,8 +33,6 @@ import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.router.internal.BatchQuota;
-import io.gpupipe.submission.OwnerQuotas;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -308,7 +308,7 @@ class BatchServiceTest {
     void retry_shouldCountAgainstTheCallersBatchLimit_andTakeTheLinkBack_whenRefused() {
         // given: a caller allowed one unfinished batch, which it has
         Owner limited = new CallerIdentity.Jwt("https://idp.example.com", "one-batch-" + UUID.randomUUID()).owner();
-        BatchQuota quota = new BatchQuota(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
+        BatchQuota quota = BatchQuota.perCaller(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
                 Duration.ofSeconds(10)), new OwnerQuotas.Limit(1, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
                 store);
         BatchService limitedService = new BatchService(store, Optional.of(new SqsBatchTasks(sqs,

@@ -3,13 +3,18 @@ package io.gpupipe.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.JobStore;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.SqsJobQueue;
-import io.gpupipe.adapters.exception.QueueRejectedMessageException;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.CacheShortcut;
+import io.gpupipe.jobs.CancelOutcome;
+import io.gpupipe.jobs.JobLifecycle;
+import io.gpupipe.jobs.SubmitOutcome;
+import io.gpupipe.jobs.port.JobQueue;
+import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.QueueRejectedMessageException;
+import io.gpupipe.jobs.port.QueueUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
+import io.gpupipe.jobs.quota.JobQuota;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
@@ -27,8 +32,6 @@ import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.exception.InjectedFaultException;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
-import io.gpupipe.submission.CancelOutcome;
-import io.gpupipe.submission.SubmitOutcome;
 import java.net.URI;
 import java.net.URL;
 import java.time.Clock;
@@ -320,20 +323,21 @@ class JobServiceTest {
     }
 
     private JobService service(JobStore jobStore, Consumer<String> metricsSink) {
-        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), jobStore,
-                queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), new RoutingMetrics(metricsSink, CLOCK), CLOCK,
-                Duration.ofMinutes(15), FaultInjection.none());
+        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), JobLifecycle.of(jobStore,
+                queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), CLOCK), jobStore,
+                new RoutingMetrics(metricsSink, CLOCK), CLOCK, Duration.ofMinutes(15));
     }
 
     private JobService later() {
-        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store,
-                queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), new RoutingMetrics(line -> { }, LATER), LATER,
-                Duration.ofMinutes(15), FaultInjection.none());
+        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), JobLifecycle.of(store,
+                queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), LATER), store,
+                new RoutingMetrics(line -> { }, LATER), LATER, Duration.ofMinutes(15));
     }
 
     private JobService service(JobStore jobStore, JobQueue queue, FaultInjection faults) {
-        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), jobStore, queue,
-                new RoutingMetrics(line -> { }, CLOCK), CLOCK, Duration.ofMinutes(15), faults);
+        return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), JobLifecycle.of(jobStore, queue,
+                CLOCK, faults::afterMarkerWritten, CacheShortcut.NONE, JobQuota.UNLIMITED), jobStore,
+                new RoutingMetrics(line -> { }, CLOCK), CLOCK, Duration.ofMinutes(15));
     }
 
     private SqsJobQueue queue(String smallQueueUrl) {

@@ -2,9 +2,11 @@ package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.adapters.JobQueue;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.SqsJobQueue;
+import io.gpupipe.jobs.JobLifecycle;
+import io.gpupipe.jobs.SubmitOutcome;
+import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
@@ -13,9 +15,7 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingPolicy;
-import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
-import io.gpupipe.submission.SubmitOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -71,9 +71,9 @@ class RouterFuzzTest {
             SENDS.incrementAndGet();
             return queue.send(job, tier);
         };
-        service = new JobService(new JobRequestParser(), RoutingPolicy.defaults(), store, counted,
-                new RoutingMetrics(line -> { }, Clock.systemUTC()), Clock.systemUTC(), Duration.ofMinutes(15),
-                FaultInjection.none());
+        service = new JobService(new JobRequestParser(), RoutingPolicy.defaults(),
+                JobLifecycle.of(store, counted, Clock.systemUTC()), store,
+                new RoutingMetrics(line -> { }, Clock.systemUTC()), Clock.systemUTC(), Duration.ofMinutes(15));
     }
 
     @AfterAll

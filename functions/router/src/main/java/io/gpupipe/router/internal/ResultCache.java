@@ -2,7 +2,7 @@ package io.gpupipe.router.internal;
 
 import io.gpupipe.adapters.CacheStore;
 import io.gpupipe.adapters.JobResults;
-import io.gpupipe.adapters.exception.StoreUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
@@ -43,14 +43,9 @@ public final class ResultCache {
         this.clock = clock;
     }
 
-    /** No cache: every job is a miss (routers built without one, e.g. in tests of other paths). */
-    public static ResultCache disabled() {
-        return new ResultCache(null, null, null, Map.of(), null, Clock.systemUTC());
-    }
-
     /** The job's result, answered from the cache and stored; empty on a miss. */
     public Optional<JobResult> answer(InferenceJob job, Tier tier) {
-        if (store == null || !CachePolicy.applies(job, tiers.get(tier))) {
+        if (!CachePolicy.applies(job, tiers.get(tier))) {
             return Optional.empty();
         }
         Optional<String> version = CachePolicy.knownVersion(modelVersions.get(tier));

@@ -1,7 +1,7 @@
 package io.gpupipe.router.internal;
 
+import io.gpupipe.jobs.SubmitOutcome;
 import io.gpupipe.model.observability.TraceContext;
-import io.gpupipe.submission.SubmitOutcome;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
 import io.opentelemetry.api.trace.Span;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.jobs.port.JobQueue;
+import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.LambdaStandIn;
 import io.gpupipe.model.InferenceJob;
@@ -12,8 +14,6 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.scaling.TierWake;
 import io.gpupipe.router.aws.LambdaTierWaker;
-import io.gpupipe.adapters.JobQueue;
-import io.gpupipe.adapters.exception.QueueUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

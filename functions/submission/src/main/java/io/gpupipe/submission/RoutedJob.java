@@ -1,8 +1,0 @@
-package io.gpupipe.submission;
-
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.routing.RoutingDecision;
-
-/** A valid job and the tier routing chose for it: what {@link JobSubmitter} submits. */
-public record RoutedJob(InferenceJob job, RoutingDecision decision) {
-}

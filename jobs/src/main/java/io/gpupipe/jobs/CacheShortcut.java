@@ -1,0 +1,16 @@
+package io.gpupipe.jobs;
+
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.Tier;
+import java.util.Optional;
+
+/** A job answered without being sent once its marker is claimed (the router's result cache). */
+@FunctionalInterface
+public interface CacheShortcut {
+    /** Never answers: every job is sent. */
+    CacheShortcut NONE = (job, tier) -> Optional.empty();
+
+    /** The job's stored result when it is answered without a queue or a model; empty to send it. */
+    Optional<JobResult> answer(InferenceJob job, Tier tier);
+}

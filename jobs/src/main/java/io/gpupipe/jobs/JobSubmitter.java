@@ -1,0 +1,268 @@
+package io.gpupipe.jobs;
+
+import io.gpupipe.jobs.port.JobQueue;
+import io.gpupipe.jobs.port.JobStore.StoredMarker;
+import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.QueueRejectedMessageException;
+import io.gpupipe.jobs.port.QueueUnavailableException;
+import io.gpupipe.jobs.port.StoreUnavailableException;
+import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.JobView;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.routing.RoutingDecision;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * How a routed job is submitted, for the router (one job) and the batch function (a chunk): write the queued marker
+ * create-only, send, and take the marker back if the send failed; a requestId whose marker exists is a resubmission
+ * (enqueued again only while it is still queued with no result, after a rewrite conditional on the ETag read). So
+ * every accepted job is backed by a message this call sent, or by a marker that moved on: see docs/architecture.md,
+ * "Job lifecycle". A single job is read as its owner sees it ({@link JobStore#ownedBy}). A chunk's markers are
+ * written concurrently and its new jobs sent in batches of SendMessageBatch.
+ */
+public final class JobSubmitter {
+    public static final int SUBMIT_ATTEMPTS = 3;
+    private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
+
+    private final JobStore store;
+    private final JobQueue queue;
+    private final Clock clock;
+    private final Consumer<String> afterMarkerWritten;
+    private final CacheShortcut shortcut;
+    private final JobQuota quota;
+
+    /**
+     * {@code afterMarkerWritten} runs between a marker write and its send (the router's fault-injection hook);
+     * {@code shortcut} may answer a single job once its marker is claimed (so a hit never answers for a requestId
+     * another request holds), and {@code quota} counts a single job that is to be sent (a hit is already finished:
+     * it is not counted). A chunk's jobs ({@link #submitAll}) are always sent, and never counted. Built once, with
+     * every collaborator: see {@link JobLifecycle}.
+     */
+    public JobSubmitter(JobStore store, JobQueue queue, Clock clock, Consumer<String> afterMarkerWritten,
+                        CacheShortcut shortcut, JobQuota quota) {
+        this.store = store;
+        this.queue = queue;
+        this.clock = clock;
+        this.afterMarkerWritten = afterMarkerWritten;
+        this.shortcut = shortcut;
+        this.quota = quota;
+    }
+
+    /**
+     * One job: {@link SubmitOutcome.Accepted} once sent, {@link SubmitOutcome.Cached} when the shortcut answered
+     * it, {@link SubmitOutcome.Duplicate} for a resubmission, {@link SubmitOutcome.QuotaExceeded} when its owner is
+     * at the limit, {@link SubmitOutcome.Unavailable} when it could not be enqueued (in both, its marker taken back
+     * when possible).
+     *
+     * @throws QueueRejectedMessageException when SQS refused the message (a bug: the marker was taken back)
+     * @throws StoreUnavailableException when the marker or the owner's count could not be written
+     */
+    public SubmitOutcome submit(InferenceJob job, RoutingDecision decision) {
+        JobStore store = job.owner() == null ? this.store : this.store.ownedBy(new Owner(job.owner()));
+        Claim claim = claim(store, job, decision.tier());
+        if (claim instanceof Claim.Settled settled) {
+            return settled.outcome();
+        }
+        Optional<JobResult> answered = shortcut.answer(job, decision.tier());
+        if (answered.isPresent()) {
+            JobState marker = JobState.queued(job, decision.tier(), job.submittedAt());
+            return new SubmitOutcome.Cached(JobView.of(job.requestId(), Optional.of(marker), answered).orElseThrow());
+        }
+        String markerETag = ((Claim.Created) claim).markerETag();
+        Optional<SubmitOutcome.QuotaExceeded> refused = admit(store, job, markerETag);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        afterMarkerWritten.accept(job.requestId());
+        try {
+            queue.send(job, decision.tier());
+        } catch (QueueUnavailableException | StoreUnavailableException | QueueRejectedMessageException e) {
+            LOG.errorf("enqueue failed, taking back the marker of %s: %s", job.requestId(), e.getMessage());
+            if (takeBackMarker(store, job.requestId(), markerETag)) {
+                quota.release(job);
+            }
+            if (e instanceof QueueRejectedMessageException rejected) {
+                throw rejected;
+            }
+            return unavailable(job, decision.tier());
+        }
+        return new SubmitOutcome.Accepted(job, decision);
+    }
+
+    /**
+     * Many jobs (a chunk of a batch): the same rule per job, markers written on {@code markerWriters}, new jobs
+     * sent in batches per tier. Never throws for one job: each outcome is in the answer, in the order given.
+     */
+    public List<SubmitOutcome> submitAll(List<RoutedJob> jobs, Executor markerWriters) {
+        List<CompletableFuture<Claim>> claims = jobs.stream().map(routed -> CompletableFuture.supplyAsync(
+                () -> claimOrUnavailable(routed), markerWriters)).toList();
+        Map<String, SubmitOutcome> outcomes = new LinkedHashMap<>();
+        Map<Tier, List<RoutedJob>> created = new LinkedHashMap<>();
+        Map<String, String> eTags = new LinkedHashMap<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            RoutedJob routed = jobs.get(i);
+            Claim claim = claims.get(i).join();
+            if (claim instanceof Claim.Created fresh) {
+                afterMarkerWritten.accept(routed.job().requestId());
+                created.computeIfAbsent(routed.decision().tier(), t -> new ArrayList<>()).add(routed);
+                eTags.put(routed.job().requestId(), fresh.markerETag());
+            } else {
+                outcomes.put(routed.job().requestId(), ((Claim.Settled) claim).outcome());
+            }
+        }
+        created.forEach((tier, routed) -> {
+            Map<String, JobQueue.SendFailure> failed = queue.sendAll(tier, routed.stream().map(RoutedJob::job)
+                    .toList());
+            for (RoutedJob one : routed) {
+                String id = one.job().requestId();
+                JobQueue.SendFailure failure = failed.get(id);
+                if (failure == null) {
+                    outcomes.put(id, new SubmitOutcome.Accepted(one.job(), one.decision()));
+                } else {
+                    LOG.errorf("enqueue failed, taking back the marker of %s (%s): %s", id,
+                            failure.rejected() ? "refused by SQS, a bug" : "outage", failure.reason());
+                    takeBackMarker(store, id, eTags.get(id));
+                    outcomes.put(id, unavailable(one.job(), tier));
+                }
+            }
+        });
+        return jobs.stream().map(routed -> outcomes.get(routed.job().requestId())).toList();
+    }
+
+    private Claim claimOrUnavailable(RoutedJob routed) {
+        try {
+            return claim(store, routed.job(), routed.decision().tier());
+        } catch (StoreUnavailableException e) {
+            LOG.errorf("cannot submit %s: %s", routed.job().requestId(), e.getMessage());
+            return new Claim.Settled(unavailable(routed.job(), routed.decision().tier()));
+        }
+    }
+
+    /** The marker is ours to send for ({@link Claim.Created}), or the submission is already answered. */
+    private sealed interface Claim {
+        record Created(String markerETag) implements Claim {
+        }
+
+        record Settled(SubmitOutcome outcome) implements Claim {
+        }
+    }
+
+    private Claim claim(JobStore store, InferenceJob job, Tier tier) {
+        JobState marker = JobState.queued(job, tier, clock.instant());
+        for (int attempt = 0; attempt < SUBMIT_ATTEMPTS; attempt++) {
+            Optional<String> created = store.createMarker(marker);
+            if (created.isPresent()) {
+                return new Claim.Created(created.get());
+            }
+            Optional<StoredMarker> existing = store.readMarker(job.requestId());
+            if (existing.isEmpty()) {
+                LOG.infof("marker of %s was taken back while resubmitting (attempt %d); creating it", job.requestId(),
+                        attempt + 1);
+                continue;
+            }
+            if (existing.get().state().equals(marker)) {
+                // an SDK retry of our own create met the object its first attempt wrote (same submittedAt to the ns)
+                return new Claim.Created(existing.get().eTag());
+            }
+            Optional<SubmitOutcome> resubmitted = resubmit(store, job, existing.get());
+            if (resubmitted.isPresent()) {
+                return new Claim.Settled(resubmitted.get());
+            }
+        }
+        throw new StoreUnavailableException("the marker of " + job.requestId() + " kept changing while submitting ("
+                + SUBMIT_ATTEMPTS + " attempts)", null);
+    }
+
+    /**
+     * A resubmitted requestId. A marker still {@code queued} with no result may belong to a submission that died
+     * between marker and send, or whose send failed while its take-back did too, or that is still in flight and may
+     * yet fail: the job goes on its queue again (the worker de-duplicates: create-only results, conditional running
+     * marker). The rewrite conditional on the ETag read comes first: it makes the original submitter's conditional
+     * take-back fail, so the answer given here stays true. Empty when the marker changed meanwhile (re-evaluate).
+     */
+    private Optional<SubmitOutcome> resubmit(JobStore store, InferenceJob job, StoredMarker stored) {
+        JobState state = stored.state();
+        Optional<JobResult> result = store.readResult(job.requestId());
+        if (state.status() != JobStatus.QUEUED || result.isPresent() || !state.describes(job)) {
+            // moved on, finished, or another request reusing this requestId: nothing of it may reach a queue
+            return Optional.of(duplicate(job.requestId(), Optional.of(state), result));
+        }
+        JobState requeued = state.requeued(clock.instant());
+        if (!store.replaceMarker(requeued, stored.eTag())) {
+            LOG.infof("marker of %s changed while resubmitting; re-reading", job.requestId());
+            return Optional.empty();
+        }
+        afterMarkerWritten.accept(job.requestId());
+        InferenceJob original = job.withSubmittedAt(state.submittedAt());
+        try {
+            queue.send(original, state.tier());
+        } catch (QueueUnavailableException | StoreUnavailableException e) {
+            // the marker is not ours to take back: its creator may have enqueued the job; the client retries
+            LOG.errorf("re-enqueue of resubmitted %s failed: %s", job.requestId(), e.getMessage());
+            return Optional.of(new SubmitOutcome.Unavailable(job.requestId(), "the " + state.tier().wireName()
+                    + " queue is unavailable; retry later"));
+        }
+        LOG.infof("resubmitted %s was still queued with no result: enqueued again to %s", job.requestId(),
+                state.tier().wireName());
+        return Optional.of(duplicate(job.requestId(), Optional.of(requeued), Optional.empty()));
+    }
+
+    private static SubmitOutcome duplicate(String id, Optional<JobState> marker, Optional<JobResult> result) {
+        return new SubmitOutcome.Duplicate(JobView.of(id, marker, result).orElseThrow());
+    }
+
+    private static SubmitOutcome unavailable(InferenceJob job, Tier tier) {
+        return new SubmitOutcome.Unavailable(job.requestId(), "the " + tier.wireName()
+                + " queue is unavailable; the job was not accepted, retry later");
+    }
+
+    /** Counts the claimed job against its owner's limit; refused (or failing), its marker is taken back. */
+    private Optional<SubmitOutcome.QuotaExceeded> admit(JobStore store, InferenceJob job, String markerETag) {
+        Optional<SubmitOutcome.QuotaExceeded> refused;
+        try {
+            refused = quota.admit(job).map(limit -> new SubmitOutcome.QuotaExceeded(job.visibleRequestId(),
+                    limit.limit(), limit.retryAfter()));
+        } catch (StoreUnavailableException e) {
+            LOG.errorf("cannot count %s against its owner's limit, taking back its marker: %s", job.requestId(),
+                    e.getMessage());
+            takeBackMarker(store, job.requestId(), markerETag);
+            throw e;
+        }
+        if (refused.isPresent()) {
+            LOG.infof("%s refused: its owner has %d unfinished jobs", job.requestId(), refused.get().limit());
+            takeBackMarker(store, job.requestId(), markerETag);
+        }
+        return refused;
+    }
+
+    /**
+     * Deletes the marker this call wrote, and only that version: a resubmission may have rewritten it since (and
+     * enqueued the job). True when it was deleted: the job is then gone for good.
+     */
+    private static boolean takeBackMarker(JobStore store, String requestId, String eTag) {
+        try {
+            if (store.deleteMarker(requestId, eTag)) {
+                return true;
+            }
+            LOG.infof("marker of unqueued job %s was rewritten by a resubmission; left in place", requestId);
+        } catch (StoreUnavailableException e) {
+            LOG.errorf("could not delete the marker of unqueued job %s; it reads queued until the client's retry"
+                    + " (answered 503) enqueues it: %s", requestId, e.getMessage());
+        }
+        return false;
+    }
+}

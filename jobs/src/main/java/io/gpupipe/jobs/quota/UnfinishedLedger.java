@@ -1,0 +1,90 @@
+package io.gpupipe.jobs.quota;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One caller's unfinished jobs (or batches), by id, with the epoch second each was admitted: the document its ledger
+ * object holds. The rules are idempotent, so at-least-once events never count twice: admitting an id that is there
+ * changes nothing, and neither does releasing one that is not. Entries older than the longest anything can stay
+ * unfinished drop on the next admission, and the caller of a full ledger re-checks its oldest entries, so that a lost
+ * release can never lock a caller out for good. Writers replace the object only over the version they read.
+ */
+public record UnfinishedLedger(Map<String, Long> admitted) {
+    public static final UnfinishedLedger EMPTY = new UnfinishedLedger(Map.of());
+
+    public UnfinishedLedger {
+        admitted = admitted == null ? Map.of() : Map.copyOf(admitted);
+    }
+
+    /** What an admission found. */
+    public sealed interface Admission {
+        /** The id is in: write {@code next} (over the version read). */
+        record Admitted(UnfinishedLedger next) implements Admission {
+        }
+
+        /** The id was in already (a retried admission): nothing to write. */
+        record AlreadyAdmitted() implements Admission {
+        }
+
+        /** The ledger holds {@code limit} ids not yet expired; {@code oldest} are the ones worth re-checking. */
+        record Full(int limit, List<String> oldest) implements Admission {
+        }
+    }
+
+    /**
+     * Admits {@code id} at {@code now} unless the ledger holds {@code limit} entries younger than {@code lifetime}
+     * (older ones are dropped by the write); a full answer names up to {@code recheck} oldest ids.
+     */
+    public Admission admit(String id, Instant now, int limit, Duration lifetime, int recheck) {
+        if (admitted.containsKey(id)) {
+            return new Admission.AlreadyAdmitted();
+        }
+        UnfinishedLedger live = withoutAdmittedBefore(now.minus(lifetime));
+        if (live.size() >= limit) {
+            return new Admission.Full(limit, live.oldest(recheck));
+        }
+        Map<String, Long> next = new TreeMap<>(live.admitted);
+        next.put(id, now.getEpochSecond());
+        return new Admission.Admitted(new UnfinishedLedger(next));
+    }
+
+    /** True when {@code id} is counted. */
+    public boolean contains(String id) {
+        return admitted.containsKey(id);
+    }
+
+    /** The ledger without {@code ids}; this same ledger when it holds none of them (nothing to write). */
+    public UnfinishedLedger without(Collection<String> ids) {
+        if (ids.stream().noneMatch(admitted::containsKey)) {
+            return this;
+        }
+        Map<String, Long> next = new TreeMap<>(admitted);
+        ids.forEach(next::remove);
+        return new UnfinishedLedger(next);
+    }
+
+    /** The ledger without entries admitted before {@code cutoff}. */
+    public UnfinishedLedger withoutAdmittedBefore(Instant cutoff) {
+        return without(admitted.entrySet().stream().filter(e -> e.getValue() < cutoff.getEpochSecond())
+                .map(Map.Entry::getKey).toList());
+    }
+
+    /** Up to {@code n} ids, oldest admission first (ties by id, so the answer is stable). */
+    public List<String> oldest(int n) {
+        return admitted.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey(Comparator.naturalOrder()))).limit(n)
+                .map(Map.Entry::getKey).toList();
+    }
+
+    @JsonIgnore
+    public int size() {
+        return admitted.size();
+    }
+}
