@@ -10,7 +10,7 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.observability.LogFields;
-import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
@@ -26,6 +26,7 @@ import io.gpupipe.submission.SubmitOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.jboss.logging.MDC;
 
 /**
@@ -33,7 +34,7 @@ import org.jboss.logging.MDC;
  * {@link JobSubmitter}, which answers from the result cache once the marker is claimed, or counts the job against
  * the caller's limit and enqueues), status (marker + result, presigned links) and cancel (the rule of
  * {@link JobCanceller}; a batch's lines only with their batch). A caller's requestId names the job stored under
- * {@link JobIds#stored}, read through {@link JobStore#ownedBy}: another caller's job is never found, and every answer
+ * {@link JobKey#submitted}, read through {@link JobStore#ownedBy}: another caller's job is never found, and every answer
  * shows the id the caller chose.
  */
 public final class JobService {
@@ -92,7 +93,7 @@ public final class JobService {
             if (outcome instanceof SubmitOutcome.Accepted) {
                 metrics.routed(job, decision);
             }
-            return seenByClient(outcome, job.visibleRequestId());
+            return outcome;
         } finally {
             MDC.remove(LogFields.REQUEST_ID);
             MDC.remove(LogFields.TIER);
@@ -100,32 +101,33 @@ public final class JobService {
     }
 
     public StatusOutcome status(String rawId, Owner owner) {
-        if (!JobRequestParser.isValidRequestId(rawId)) {
+        Optional<JobKey> key = JobKey.ofClientId(owner, rawId);
+        if (key.isEmpty()) {
             return new StatusOutcome.InvalidId(rawId);
         }
-        String clientId = JobRequestParser.normalizeRequestId(rawId);
-        String id = JobIds.stored(owner, clientId);
+        String id = key.get().storedId();
+        String clientId = key.get().clientRequestId();
         return store.ownedBy(owner).view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(v.seenAs(clientId),
                 links(id, v))).orElseGet(() -> new StatusOutcome.NotFound(clientId));
     }
 
     /** Cancels the caller's job if it has not started; a cancelled job no longer counts against the caller's limit. */
     public CancelOutcome cancel(String rawId, Owner owner) {
-        if (!JobRequestParser.isValidRequestId(rawId)) {
+        Optional<JobKey> key = JobKey.ofClientId(owner, rawId);
+        if (key.isEmpty()) {
             return new CancelOutcome.InvalidId(rawId);
         }
-        String clientId = JobRequestParser.normalizeRequestId(rawId);
-        String id = JobIds.stored(owner, clientId);
-        CancelOutcome outcome = new JobCanceller(store.ownedBy(owner), clock).cancel(id, JobCanceller.Scope.SINGLE_JOB);
+        CancelOutcome outcome = new JobCanceller(store.ownedBy(owner), clock).cancel(key.get(),
+                JobCanceller.Scope.SINGLE_JOB);
         if (outcome instanceof CancelOutcome.Cancelled || outcome instanceof CancelOutcome.AlreadyCancelled) {
-            quota.released(owner, id);
+            quota.released(owner, key.get().storedId());
         }
-        return seenByClient(outcome, clientId);
+        return outcome;
     }
 
     /** Presigned links to the result (and audio) of the job a client sees as {@code view}, for {@code owner}. */
     ResultLinks links(Owner owner, JobView view) {
-        return links(JobIds.stored(owner, view.requestId()), view);
+        return links(JobKey.submitted(owner, view.requestId()).storedId(), view);
     }
 
     /** Presigned links to the job's result (and audio) and their S3 URIs, none while it has no result. */
@@ -141,37 +143,5 @@ public final class JobService {
         return new ResultLinks(store.presignGet(resultKey, presignTtl),
                 audio ? store.presignGet(audioKey, presignTtl) : null, store.location(resultKey),
                 audio ? store.location(audioKey) : null, clock.instant().plus(presignTtl));
-    }
-
-    private static SubmitOutcome seenByClient(SubmitOutcome outcome, String clientId) {
-        if (outcome instanceof SubmitOutcome.Duplicate d) {
-            return new SubmitOutcome.Duplicate(d.view().seenAs(clientId));
-        }
-        if (outcome instanceof SubmitOutcome.Cached c) {
-            return new SubmitOutcome.Cached(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof SubmitOutcome.Unavailable u) {
-            return new SubmitOutcome.Unavailable(clientId, u.message());
-        }
-        return outcome;
-    }
-
-    private static CancelOutcome seenByClient(CancelOutcome outcome, String clientId) {
-        if (outcome instanceof CancelOutcome.Cancelled c) {
-            return new CancelOutcome.Cancelled(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof CancelOutcome.AlreadyCancelled c) {
-            return new CancelOutcome.AlreadyCancelled(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof CancelOutcome.NotCancellable c) {
-            return new CancelOutcome.NotCancellable(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof CancelOutcome.PartOfBatch p) {
-            return new CancelOutcome.PartOfBatch(p.view().seenAs(clientId), p.batchId());
-        }
-        if (outcome instanceof CancelOutcome.NotFound) {
-            return new CancelOutcome.NotFound(clientId);
-        }
-        return outcome;
     }
 }

@@ -6,6 +6,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.owner.JobKey;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -34,15 +35,21 @@ public final class JobCanceller {
         this.clock = clock;
     }
 
-    /** Cancels the job {@code id} (a valid, normalised request id) if it has not started. */
+    /** Cancels the job {@code id} (a valid, normalised request id, of no client id) if it has not started. */
     public CancelOutcome cancel(String id, Scope scope) {
+        return cancel(JobKey.stored(id, null), scope);
+    }
+
+    /** Cancels the job {@code key} names if it has not started; every answer shows the id its client knows. */
+    public CancelOutcome cancel(JobKey key, Scope scope) {
+        String id = key.storedId();
         for (int attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
             Optional<StoredMarker> marker = store.readMarker(id);
             Optional<JobResult> result = marker.isPresent() && marker.get().state().status() != JobStatus.QUEUED
                     ? Optional.empty() : store.readResult(id);
-            Optional<JobView> view = JobView.of(id, marker.map(StoredMarker::state), result);
+            Optional<JobView> view = JobView.of(key, marker.map(StoredMarker::state), result);
             if (view.isEmpty()) {
-                return new CancelOutcome.NotFound(id);
+                return new CancelOutcome.NotFound(key.visibleId());
             }
             if (view.get().status() == JobStatus.CANCELLED) {
                 return new CancelOutcome.AlreadyCancelled(view.get());
@@ -55,12 +62,13 @@ public final class JobCanceller {
             }
             JobState cancelled = marker.get().state().cancelled(clock.instant());
             if (store.replaceMarker(cancelled, marker.get().eTag())) {
-                return new CancelOutcome.Cancelled(JobView.of(id, Optional.of(cancelled), Optional.empty())
+                return new CancelOutcome.Cancelled(JobView.of(key, Optional.of(cancelled), Optional.empty())
                         .orElseThrow());
             }
             LOG.infof("marker of %s changed while cancelling (attempt %d); re-reading", id, attempt + 1);
         }
-        return store.view(id).<CancelOutcome>map(CancelOutcome.NotCancellable::new)
-                .orElseGet(() -> new CancelOutcome.NotFound(id));
+        return JobView.of(key, store.readMarker(id).map(StoredMarker::state), store.readResult(id))
+                .<CancelOutcome>map(CancelOutcome.NotCancellable::new)
+                .orElseGet(() -> new CancelOutcome.NotFound(key.visibleId()));
     }
 }
