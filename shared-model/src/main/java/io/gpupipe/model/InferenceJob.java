@@ -20,14 +20,15 @@ import java.util.stream.Stream;
 
 /**
  * An inference job: the API request body and the SQS message body. Build one from untrusted JSON with
- * {@link JobRequestParser}, which applies the defaults and reports every problem; the compact constructor only
- * guards the invariants that the parser already establishes. A text job carries either a {@code prompt} or chat
+ * {@link JobRequestParser} (a client's request) or {@link QueuedJob} (a queue message), which apply the defaults and
+ * report every problem; the compact constructor only guards the invariants that they already establish. A text job carries either a {@code prompt} or chat
  * {@code messages} (OpenAI chat format), never both. {@code seed} makes sampling reproducible (vLLM's and llama.cpp's
  * sampling seed); {@code cache} asks for the result cache ({@link io.gpupipe.model.cache.CachePolicy}). A job created
  * from a line of a batch carries its {@code batch} membership (set by the batch function, read back from queue
- * messages, never from API requests). A job carries its {@code owner} ({@link Owner}) and, when it came through the
- * API, the {@code clientRequestId} its client chose: its {@code requestId} is then the stored id derived from both
- * ({@link JobKey}). Neither is ever read from an API request. A text job's {@code responseFormat} constrains its
+ * messages, never from API requests). Who the job is is one value, its {@link JobKey}: its {@code owner}
+ * ({@link Owner}), when it came through the API the {@code clientRequestId} its client chose, and the id it is stored
+ * under, its {@code requestId} (derived from the other two once, when the key is made). The JSON keeps the three as
+ * fields of their own; owner and client id are never read from an API request. A text job's {@code responseFormat} constrains its
  * output (JSON, or JSON valid against a schema); the worker checks the output against it. An embedding job
  * ({@link Task#EMBED}) carries its texts as {@code input} instead of a prompt, with {@code dimensions} and
  * {@code encodingFormat} ({@link EmbeddingFields}).
