@@ -9,10 +9,10 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.embedding.EmbeddingOutputs;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.consumption.FailureDecision;
@@ -37,7 +37,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -67,7 +66,6 @@ final class JobProcessor {
     private final InferenceRunner runner;
     private final MalformedMessages malformed;
     private final RequestGuard guard = new RequestGuard();
-    private final JobRequestParser parser;
     private final JobEvents events;
     private final Clock clock;
     private final DoubleSupplier random;
@@ -86,8 +84,6 @@ final class JobProcessor {
         this.runner = new InferenceRunner(backend, settings.modelTimeout(), settings.maxCalls(),
                 settings.callBackoff(), clock, random, tracer);
         this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
-        // a message whose task this tier does not serve is refused like any invalid one, before the model is called
-        this.parser = new JobRequestParser(UUID::randomUUID, settings.tiers()).forQueueOf(settings.tier());
         this.events = events;
         this.clock = clock;
         this.random = random;
@@ -162,14 +158,15 @@ final class JobProcessor {
     private Disposition processMessage(InFlightMessage inFlight) {
         QueueMessage message = inFlight.message();
         Instant started = clock.instant();
-        JobRequestParser.Outcome parsed = parser.parse(jobBody(message), JobRequestParser.Source.QUEUE);
-        if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
+        // a message whose task this tier does not serve is refused like any invalid one, before the model is called
+        QueuedJob read = QueuedJob.read(message.body(), this::payload, settings.tiers(), settings.tier());
+        if (read instanceof QueuedJob.Malformed bad) {
             queueWaitSpan(message.sentAt(), started);
             JobContext context = new JobContext(inFlight, started, QueueWait.millis(message.sentAt(), started));
-            events.emit(malformed.reject(context, invalid));
+            events.emit(malformed.reject(context, bad));
             return Disposition.delete();
         }
-        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job();
+        InferenceJob job = ((QueuedJob.Valid) read).job();
         MDC.put(LogFields.REQUEST_ID, job.requestId());
         Span.current().setAttribute(SpanAttributes.REQUEST_ID, job.requestId());
         Instant submittedAt = QueueWait.submittedAt(job.submittedAt(), message.sentAt());
@@ -183,20 +180,13 @@ final class JobProcessor {
                 settings.modelTimeout(), () -> processValid(context, timed));
     }
 
-    /**
-     * The job JSON: the message body, or the claim-check payload it points at ({@link JobMessage}). A payload that
-     * is gone leaves the pointer itself to the parser, which rejects it (no prompt) like any malformed message.
-     */
-    private String jobBody(QueueMessage message) {
-        Optional<String> payloadKey = JobMessage.payloadKey(message.body());
-        if (payloadKey.isEmpty()) {
-            return message.body();
-        }
-        Optional<String> payload = store.readPayload(payloadKey.get());
+    /** The claim-check payload stored at {@code key} ({@link JobMessage}); a missing one fails the message. */
+    private Optional<String> payload(String key) {
+        Optional<String> payload = store.readPayload(key);
         if (payload.isEmpty()) {
-            LOG.warnf("claim-check payload %s is missing; rejecting the message", payloadKey.get());
+            LOG.warnf("claim-check payload %s is missing; rejecting the message", key);
         }
-        return payload.orElse(message.body());
+        return payload;
     }
 
     private Disposition processValid(JobContext context, InferenceJob job) {

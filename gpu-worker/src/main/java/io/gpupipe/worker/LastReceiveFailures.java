@@ -3,13 +3,12 @@ package io.gpupipe.worker;
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
@@ -25,14 +24,12 @@ final class LastReceiveFailures {
     private final WorkerJobStore store;
     private final InferenceBackend backend;
     private final Clock clock;
-    private final JobRequestParser parser;
 
     LastReceiveFailures(WorkerSettings settings, WorkerJobStore store, InferenceBackend backend, Clock clock) {
         this.settings = settings;
         this.store = store;
         this.backend = backend;
         this.clock = clock;
-        this.parser = new JobRequestParser(UUID::randomUUID, settings.tiers());
     }
 
     boolean isLastReceive(QueueMessage message) {
@@ -68,7 +65,7 @@ final class LastReceiveFailures {
     }
 
     private Optional<InferenceJob> parse(QueueMessage message) {
-        return parser.parse(message.body(), JobRequestParser.Source.QUEUE) instanceof JobRequestParser.Outcome.Valid v
+        return QueuedJob.read(message.body(), settings.tiers(), null) instanceof QueuedJob.Valid v
                 ? Optional.of(v.job()) : Optional.empty();
     }
 }

@@ -7,7 +7,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
-import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.JobKey;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -40,30 +40,33 @@ public final class JobCanceller {
     }
 
     /**
-     * A client cancels its own job {@code id} (the stored id): another owner's job reads as unknown; a cancelled job
-     * no longer counts against the owner's limit.
+     * A client cancels its own job {@code key} (an owner's key): another owner's job reads as unknown; a cancelled
+     * job no longer counts against the owner's limit.
      */
-    public CancelOutcome cancel(Owner owner, String id) {
-        CancelOutcome outcome = cancel(store.ownedBy(owner), id, Scope.SINGLE_JOB);
+    public CancelOutcome cancel(JobKey key) {
+        var owner = key.owner().orElseThrow(() -> new IllegalArgumentException("a client's cancel names its owner"));
+        CancelOutcome outcome = cancel(store.ownedBy(owner), key, Scope.SINGLE_JOB);
         if (outcome instanceof CancelOutcome.Cancelled || outcome instanceof CancelOutcome.AlreadyCancelled) {
-            quota.released(owner, id);
+            quota.released(owner, key.storedId());
         }
         return outcome;
     }
 
-    /** Cancels the job {@code id} (a valid, normalised request id) if it has not started. */
+    /** Cancels the job {@code id} (a valid, normalised request id, of no client id) if it has not started. */
     public CancelOutcome cancel(String id, Scope scope) {
-        return cancel(store, id, scope);
+        return cancel(store, JobKey.stored(id, null), scope);
     }
 
-    private CancelOutcome cancel(JobStore store, String id, Scope scope) {
+    /** Cancels the job {@code key} names if it has not started; every answer shows the id its client knows. */
+    private CancelOutcome cancel(JobStore store, JobKey key, Scope scope) {
+        String id = key.storedId();
         for (int attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
             Optional<StoredMarker> marker = store.readMarker(id);
             Optional<JobResult> result = marker.isPresent() && marker.get().state().status() != JobStatus.QUEUED
                     ? Optional.empty() : store.readResult(id);
-            Optional<JobView> view = JobView.of(id, marker.map(StoredMarker::state), result);
+            Optional<JobView> view = JobView.of(key, marker.map(StoredMarker::state), result);
             if (view.isEmpty()) {
-                return new CancelOutcome.NotFound(id);
+                return new CancelOutcome.NotFound(key.visibleId());
             }
             if (view.get().status() == JobStatus.CANCELLED) {
                 return new CancelOutcome.AlreadyCancelled(view.get());
@@ -76,12 +79,13 @@ public final class JobCanceller {
             }
             JobState cancelled = marker.get().state().cancelled(clock.instant());
             if (store.replaceMarker(cancelled, marker.get().eTag())) {
-                return new CancelOutcome.Cancelled(JobView.of(id, Optional.of(cancelled), Optional.empty())
+                return new CancelOutcome.Cancelled(JobView.of(key, Optional.of(cancelled), Optional.empty())
                         .orElseThrow());
             }
             LOG.infof("marker of %s changed while cancelling (attempt %d); re-reading", id, attempt + 1);
         }
-        return store.view(id).<CancelOutcome>map(CancelOutcome.NotCancellable::new)
-                .orElseGet(() -> new CancelOutcome.NotFound(id));
+        return JobView.of(key, store.readMarker(id).map(StoredMarker::state), store.readResult(id))
+                .<CancelOutcome>map(CancelOutcome.NotCancellable::new)
+                .orElseGet(() -> new CancelOutcome.NotFound(key.visibleId()));
     }
 }

@@ -13,6 +13,7 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
@@ -80,7 +81,7 @@ public final class JobSubmitter {
         Optional<JobResult> answered = shortcut.answer(job, decision.tier());
         if (answered.isPresent()) {
             JobState marker = JobState.queued(job, decision.tier(), job.submittedAt());
-            return new SubmitOutcome.Cached(JobView.of(job.requestId(), Optional.of(marker), answered).orElseThrow());
+            return new SubmitOutcome.Cached(JobView.of(job.key(), Optional.of(marker), answered).orElseThrow());
         }
         String markerETag = ((Claim.Created) claim).markerETag();
         Optional<SubmitOutcome.QuotaExceeded> refused = admit(store, job, markerETag);
@@ -199,7 +200,7 @@ public final class JobSubmitter {
         Optional<JobResult> result = store.readResult(job.requestId());
         if (state.status() != JobStatus.QUEUED || result.isPresent() || !state.describes(job)) {
             // moved on, finished, or another request reusing this requestId: nothing of it may reach a queue
-            return Optional.of(duplicate(job.requestId(), Optional.of(state), result));
+            return Optional.of(duplicate(job.key(), Optional.of(state), result));
         }
         JobState requeued = state.requeued(clock.instant());
         if (!store.replaceMarker(requeued, stored.eTag())) {
@@ -213,20 +214,20 @@ public final class JobSubmitter {
         } catch (QueueUnavailableException | StoreUnavailableException e) {
             // the marker is not ours to take back: its creator may have enqueued the job; the client retries
             LOG.errorf("re-enqueue of resubmitted %s failed: %s", job.requestId(), e.getMessage());
-            return Optional.of(new SubmitOutcome.Unavailable(job.requestId(), "the " + state.tier().wireName()
+            return Optional.of(new SubmitOutcome.Unavailable(job.visibleRequestId(), "the " + state.tier().wireName()
                     + " queue is unavailable; retry later"));
         }
         LOG.infof("resubmitted %s was still queued with no result: enqueued again to %s", job.requestId(),
                 state.tier().wireName());
-        return Optional.of(duplicate(job.requestId(), Optional.of(requeued), Optional.empty()));
+        return Optional.of(duplicate(job.key(), Optional.of(requeued), Optional.empty()));
     }
 
-    private static SubmitOutcome duplicate(String id, Optional<JobState> marker, Optional<JobResult> result) {
-        return new SubmitOutcome.Duplicate(JobView.of(id, marker, result).orElseThrow());
+    private static SubmitOutcome duplicate(JobKey key, Optional<JobState> marker, Optional<JobResult> result) {
+        return new SubmitOutcome.Duplicate(JobView.of(key, marker, result).orElseThrow());
     }
 
     private static SubmitOutcome unavailable(InferenceJob job, Tier tier) {
-        return new SubmitOutcome.Unavailable(job.requestId(), "the " + tier.wireName()
+        return new SubmitOutcome.Unavailable(job.visibleRequestId(), "the " + tier.wireName()
                 + " queue is unavailable; the job was not accepted, retry later");
     }
 

@@ -28,7 +28,7 @@ final class ChatMessagesReader {
             fields.error("messages", ErrorCodes.NOT_APPLICABLE, "messages apply only to task \"generate\"");
         } else if (!node.isArray()) {
             fields.error("messages", ErrorCodes.INVALID_TYPE, "messages must be an array, got "
-                    + JobRequestParser.describe(node));
+                    + FieldReader.describe(node));
         } else if (node.isEmpty()) {
             fields.error("messages", ErrorCodes.REQUIRED, "messages must hold at least one message");
         } else {
@@ -45,7 +45,7 @@ final class ChatMessagesReader {
             JsonNode element = array.get(i);
             if (!element.isObject()) {
                 errors.add(new FieldError("messages[" + i + "]", ErrorCodes.INVALID_TYPE, "messages[" + i
-                        + "] must be an object {role, content}, got " + JobRequestParser.describe(element)));
+                        + "] must be an object {role, content}, got " + FieldReader.describe(element)));
                 continue;
             }
             int before = errors.size();
@@ -69,10 +69,10 @@ final class ChatMessagesReader {
                     + " more errors in messages not listed");
         }
         int chars = ChatMessage.contentChars(messages);
-        if (chars > JobRequestParser.MAX_PROMPT_CHARS) {
+        if (chars > JobLimits.MAX_PROMPT_CHARS) {
             fields.error("messages", ErrorCodes.TOO_LONG, "messages' contents must be at most "
-                    + JobRequestParser.MAX_PROMPT_CHARS + " characters in total, got " + chars);
+                    + JobLimits.MAX_PROMPT_CHARS + " characters in total, got " + chars);
         }
-        return errors.isEmpty() && chars <= JobRequestParser.MAX_PROMPT_CHARS ? messages : null;
+        return errors.isEmpty() && chars <= JobLimits.MAX_PROMPT_CHARS ? messages : null;
     }
 }

@@ -2,6 +2,7 @@ package io.gpupipe.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -122,8 +123,36 @@ public final class FieldReader {
         return value;
     }
 
+    /**
+     * False when {@code field} is absent; false with a {@code not_applicable} error when it is given on a job whose
+     * task is not {@code only}; true when it is given and applies.
+     */
+    public boolean appliesTo(String field, Task task, Task only) {
+        if (isAbsent(field)) {
+            return false;
+        }
+        if (task != only) {
+            error(field, ErrorCodes.NOT_APPLICABLE, field + " applies only to task \"" + only.wireName() + "\"");
+            return false;
+        }
+        return true;
+    }
+
     private void wrongType(String field, String expected, JsonNode actual) {
         error(field, ErrorCodes.INVALID_TYPE, field + " must be " + expected + ", got "
-                + JobRequestParser.describe(actual));
+                + describe(actual));
+    }
+
+    /** "a string", "an array", … for error messages. */
+    public static String describe(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case BOOLEAN -> "a boolean";
+            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
+            case STRING -> "a string";
+            case OBJECT -> "an object";
+            case NULL -> "null";
+            default -> node.getNodeType().name().toLowerCase(Locale.ROOT);
+        };
     }
 }

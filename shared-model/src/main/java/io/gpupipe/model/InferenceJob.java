@@ -1,11 +1,15 @@
 package io.gpupipe.model;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.embedding.EncodingFormat;
-import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,21 +20,25 @@ import java.util.stream.Stream;
 
 /**
  * An inference job: the API request body and the SQS message body. Build one from untrusted JSON with
- * {@link JobRequestParser}, which applies the defaults and reports every problem; the compact constructor only
- * guards the invariants that the parser already establishes. A text job carries either a {@code prompt} or chat
+ * {@link JobRequestParser} (a client's request) or {@link QueuedJob} (a queue message), which apply the defaults and
+ * report every problem; the compact constructor only guards the invariants that they already establish. A text job carries either a {@code prompt} or chat
  * {@code messages} (OpenAI chat format), never both. {@code seed} makes sampling reproducible (vLLM's and llama.cpp's
  * sampling seed); {@code cache} asks for the result cache ({@link io.gpupipe.model.cache.CachePolicy}). A job created
  * from a line of a batch carries its {@code batch} membership (set by the batch function, read back from queue
- * messages, never from API requests). A job carries its {@code owner} ({@link Owner}) and, when it came through the
- * API, the {@code clientRequestId} its client chose: its {@code requestId} is then the stored id derived from both
- * ({@link JobIds}). Neither is ever read from an API request. A text job's {@code responseFormat} constrains its
+ * messages, never from API requests). Who the job is is one value, its {@link JobKey}: its {@code owner}
+ * ({@link Owner}), when it came through the API the {@code clientRequestId} its client chose, and the id it is stored
+ * under, its {@code requestId} (derived from the other two once, when the key is made). The JSON keeps the three as
+ * fields of their own; owner and client id are never read from an API request. A text job's {@code responseFormat} constrains its
  * output (JSON, or JSON valid against a schema); the worker checks the output against it. An embedding job
  * ({@link Task#EMBED}) carries its texts as {@code input} instead of a prompt, with {@code dimensions} and
  * {@code encodingFormat} ({@link EmbeddingFields}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"requestId", "task", "prompt", "maxTokens", "temperature", "topP", "route", "voice", "priority",
+        "callbackUrl", "ttlSeconds", "submittedAt", "language", "speed", "instructions", "messages", "seed", "cache",
+        "batch", "owner", "clientRequestId", "responseFormat", "input", "dimensions", "encodingFormat"})
 public record InferenceJob(
-        String requestId,
+        @JsonIgnore JobKey key,
         Task task,
         String prompt,
         int maxTokens,
@@ -49,8 +57,6 @@ public record InferenceJob(
         Integer seed,
         Boolean cache,
         BatchMember batch,
-        String owner,
-        String clientRequestId,
         ResponseFormat responseFormat,
         List<String> input,
         Integer dimensions,
@@ -59,26 +65,49 @@ public record InferenceJob(
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final double DEFAULT_TEMPERATURE = 0.7;
     public static final double DEFAULT_TOP_P = 1.0;
+    private static final String REQUIRED = "requestId, task and exactly one of prompt, messages and input are required";
 
+    /** Guards the invariants only: the key was checked where it was made, so a copy hashes nothing. */
     public InferenceJob {
-        if (requestId == null || task == null
-                || Stream.of(prompt, messages, input).filter(Objects::nonNull).count() != 1) {
-            throw new IllegalArgumentException("requestId, task and exactly one of prompt, messages and input are "
-                    + "required");
+        if (key == null || task == null || Stream.of(prompt, messages, input).filter(Objects::nonNull).count() != 1) {
+            throw new IllegalArgumentException(REQUIRED);
         }
         messages = messages == null ? null : List.copyOf(messages);
         input = input == null ? null : List.copyOf(input);
-        if (batch != null && !batch.requestId().equals(requestId)) {
+        if (batch != null && !batch.requestId().equals(key.storedId())) {
             throw new IllegalArgumentException("a batch job's requestId is its line's id " + batch.requestId());
         }
-        if (owner != null && !Owner.isValid(owner)) {
-            throw new IllegalArgumentException("owner is sha256:<hex> or queue, got " + owner);
+    }
+
+    /**
+     * A job as its document names it: stored under {@code requestId}, owned by {@code owner} (or none) and known
+     * to its client as {@code clientRequestId} (which must derive {@code requestId}, {@link JobKey#of}).
+     */
+    @JsonCreator
+    public InferenceJob(@JsonProperty("requestId") String requestId, @JsonProperty("task") Task task,
+                        @JsonProperty("prompt") String prompt, @JsonProperty("maxTokens") int maxTokens,
+                        @JsonProperty("temperature") double temperature, @JsonProperty("topP") double topP,
+                        @JsonProperty("route") Tier route, @JsonProperty("voice") String voice,
+                        @JsonProperty("priority") Integer priority, @JsonProperty("callbackUrl") String callbackUrl,
+                        @JsonProperty("ttlSeconds") Integer ttlSeconds,
+                        @JsonProperty("submittedAt") Instant submittedAt, @JsonProperty("language") String language,
+                        @JsonProperty("speed") Double speed, @JsonProperty("instructions") String instructions,
+                        @JsonProperty("messages") List<ChatMessage> messages, @JsonProperty("seed") Integer seed,
+                        @JsonProperty("cache") Boolean cache, @JsonProperty("batch") BatchMember batch,
+                        @JsonProperty("owner") String owner, @JsonProperty("clientRequestId") String clientRequestId,
+                        @JsonProperty("responseFormat") ResponseFormat responseFormat,
+                        @JsonProperty("input") List<String> input, @JsonProperty("dimensions") Integer dimensions,
+                        @JsonProperty("encodingFormat") EncodingFormat encodingFormat) {
+        this(keyOf(requestId, owner, clientRequestId), task, prompt, maxTokens, temperature, topP, route, voice,
+                priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache,
+                batch, responseFormat, input, dimensions, encodingFormat);
+    }
+
+    private static JobKey keyOf(String requestId, String owner, String clientRequestId) {
+        if (requestId == null) {
+            throw new IllegalArgumentException(REQUIRED);
         }
-        if (clientRequestId != null && (owner == null
-                || !JobIds.isStoredIdOf(requestId, new Owner(owner), clientRequestId))) {
-            throw new IllegalArgumentException("a job with a clientRequestId is stored under the id derived from its"
-                    + " owner and that clientRequestId");
-        }
+        return JobKey.of(requestId, owner, clientRequestId);
     }
 
     /** A job without a {@code responseFormat} (free text) that is not an embedding job. */
@@ -95,9 +124,10 @@ public record InferenceJob(
     /** An embedding job of {@code fields} (text fields at their defaults, which no embedding model reads). */
     public static InferenceJob embedding(String requestId, EmbeddingFields fields, Tier route, Integer priority,
                                          String callbackUrl, Integer ttlSeconds, Instant submittedAt, Boolean cache) {
-        return new InferenceJob(requestId, Task.EMBED, null, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DEFAULT_TOP_P,
-                route, null, priority, callbackUrl, ttlSeconds, submittedAt, null, null, null, null, null, cache,
-                null, null, null, null, fields.input(), fields.dimensions(), fields.encodingFormat());
+        return new InferenceJob(JobKey.stored(requestId, null), Task.EMBED, null, DEFAULT_MAX_TOKENS,
+                DEFAULT_TEMPERATURE, DEFAULT_TOP_P, route, null, priority, callbackUrl, ttlSeconds, submittedAt, null,
+                null, null, null, null, cache, null, null, fields.input(), fields.dimensions(),
+                fields.encodingFormat());
     }
 
     /** A job of no owner yet (as parsed from a request), that may be a batch line. */
@@ -136,43 +166,64 @@ public record InferenceJob(
 
     /** A copy stamped with the time the router accepted it. */
     public InferenceJob withSubmittedAt(Instant at) {
-        return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch, owner,
-                clientRequestId, responseFormat, input, dimensions, encodingFormat);
+        return new InferenceJob(key, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl,
+                ttlSeconds, at, language, speed, instructions, messages, seed, cache, batch, responseFormat, input,
+                dimensions, encodingFormat);
     }
 
     /** A copy that is line {@code member.line()} of a batch (its requestId must be that line's id). */
     public InferenceJob withBatch(BatchMember member) {
-        return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member,
-                owner, clientRequestId, responseFormat, input, dimensions, encodingFormat);
+        return new InferenceJob(key, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl,
+                ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member, responseFormat,
+                input, dimensions, encodingFormat);
+    }
+
+    /** A copy under {@code newKey}. */
+    public InferenceJob withKey(JobKey newKey) {
+        return new InferenceJob(newKey, task, prompt, maxTokens, temperature, topP, route, voice, priority,
+                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, batch,
+                responseFormat, input, dimensions, encodingFormat);
     }
 
     /** A copy owned by {@code by}, under the same id (a batch line takes its batch's owner). */
     public InferenceJob withOwner(Owner by) {
-        return new InferenceJob(requestId, task, prompt, maxTokens, temperature, topP, route, voice, priority,
-                callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, batch,
-                by.value(), null, responseFormat, input, dimensions, encodingFormat);
+        return withKey(key.ownedBy(by));
     }
 
     /**
-     * The job as {@code by} submitted it over the API: this job's requestId becomes its {@code clientRequestId} and
-     * the job is stored under the id derived from both ({@link JobIds#stored}).
+     * The job as {@code by} submitted it over the API: the id this request named becomes its {@code clientRequestId}
+     * and the job is stored under the id derived from both ({@link JobKey#submitted}).
      */
     public InferenceJob submittedBy(Owner by) {
-        return new InferenceJob(JobIds.stored(by, requestId), task, prompt, maxTokens, temperature, topP, route,
-                voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed, instructions, messages, seed,
-                cache, batch, by.value(), requestId, responseFormat, input, dimensions, encodingFormat);
+        return withKey(JobKey.submitted(by, key.storedId()));
+    }
+
+    /** The id the job is stored under (S3 keys, queue messages, results). */
+    @JsonProperty("requestId")
+    public String requestId() {
+        return key.storedId();
+    }
+
+    /** The owner's value ({@link Owner}); null before the job is submitted. */
+    @JsonProperty("owner")
+    public String owner() {
+        return key.owner().map(Owner::value).orElse(null);
+    }
+
+    /** The id the job's client chose over the API; null for a job that has none. */
+    @JsonProperty("clientRequestId")
+    public String clientRequestId() {
+        return key.clientRequestId();
     }
 
     /** The id the job's client knows it by: the one it chose over the API, else the stored one. */
     public String visibleRequestId() {
-        return clientRequestId != null ? clientRequestId : requestId;
+        return key.visibleId();
     }
 
     /**
      * The characters of the job's input: the prompt's, or the sum of its chat messages' contents. Routing and the
-     * size limit ({@link JobRequestParser#MAX_PROMPT_CHARS}) count these.
+     * size limit ({@link JobLimits#MAX_PROMPT_CHARS}) count these.
      */
     public int inputChars() {
         if (input != null) {

@@ -64,6 +64,6 @@ public final class JobLayout {
             return Optional.empty();
         }
         String id = key.substring(RESULTS_PREFIX.length(), key.length() - JSON_SUFFIX.length());
-        return JobRequestParser.isValidRequestId(id) ? Optional.of(id) : Optional.empty();
+        return RequestIds.isValid(id) ? Optional.of(id) : Optional.empty();
     }
 }

@@ -66,20 +66,23 @@ public final class JobMessage {
         if (body == null || !body.contains(PAYLOAD_KEY)) {
             return Optional.empty();
         }
-        JsonNode node;
         try {
-            node = JobJson.mapper().readTree(body);
+            return payloadKey(JobJson.mapper().readTree(body));
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
+    }
+
+    /** {@link #payloadKey(String)} of a parsed body. */
+    public static Optional<String> payloadKey(JsonNode node) {
         if (node == null || !node.isObject() || !node.path(PAYLOAD_KEY).isTextual() || node.has("prompt")
                 || node.has("messages")) {
             return Optional.empty();
         }
         String id = node.path("requestId").asText(null);
         String key = node.path(PAYLOAD_KEY).asText();
-        return JobRequestParser.isValidRequestId(id) && key.equals(JobLayout.payloadKey(
-                JobRequestParser.normalizeRequestId(id))) ? Optional.of(key) : Optional.empty();
+        return RequestIds.isValid(id) && key.equals(JobLayout.payloadKey(
+                RequestIds.normalize(id))) ? Optional.of(key) : Optional.empty();
     }
 
     /** {@code json} with every character outside SQS's allowed set (and every lone surrogate) as a JSON escape. */

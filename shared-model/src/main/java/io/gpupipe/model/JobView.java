@@ -1,6 +1,7 @@
 package io.gpupipe.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.owner.JobKey;
 import java.util.Optional;
 
 /**
@@ -18,6 +19,15 @@ public record JobView(String requestId, JobStatus status, Tier tier, Task task, 
             return Optional.of(new JobView(requestId, r.status(), tier, r.task(), marker.orElse(null), r));
         }
         return marker.map(m -> new JobView(requestId, m.status(), m.tier(), m.task(), m, null));
+    }
+
+    /**
+     * The view of the job {@code key} names as its client is shown it: under the id the client chose, when it chose
+     * one ({@link #seenAs}); empty when the job is unknown.
+     */
+    public static Optional<JobView> of(JobKey key, Optional<JobState> marker, Optional<JobResult> result) {
+        return of(key.storedId(), marker, result).map(view -> key.clientRequestId() == null ? view
+                : view.seenAs(key.clientRequestId()));
     }
 
     /** The owner the job's documents name (the result's, else the marker's); empty when neither names one. */

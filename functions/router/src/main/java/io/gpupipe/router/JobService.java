@@ -14,7 +14,7 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.observability.LogFields;
-import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
@@ -23,6 +23,7 @@ import io.gpupipe.router.internal.RoutingMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.jboss.logging.MDC;
 
 /**
@@ -30,7 +31,7 @@ import org.jboss.logging.MDC;
  * {@link JobSubmitter}, which answers from the result cache once the marker is claimed, or counts the job against
  * the caller's limit and enqueues), status (marker + result, presigned links) and cancel (the rule of
  * {@link JobCanceller}; a batch's lines only with their batch). A caller's requestId names the job stored under
- * {@link JobIds#stored}, read through {@link JobStore#ownedBy}: another caller's job is never found, and every answer
+ * {@link JobKey#submitted}, read through {@link JobStore#ownedBy}: another caller's job is never found, and every answer
  * shows the id the caller chose.
  */
 public final class JobService {
@@ -75,7 +76,7 @@ public final class JobService {
             if (outcome instanceof SubmitOutcome.Accepted) {
                 metrics.routed(job, decision);
             }
-            return seenByClient(outcome, job.visibleRequestId());
+            return outcome;
         } finally {
             MDC.remove(LogFields.REQUEST_ID);
             MDC.remove(LogFields.TIER);
@@ -83,28 +84,28 @@ public final class JobService {
     }
 
     public StatusOutcome status(String rawId, Owner owner) {
-        if (!JobRequestParser.isValidRequestId(rawId)) {
+        Optional<JobKey> key = JobKey.ofClientId(owner, rawId);
+        if (key.isEmpty()) {
             return new StatusOutcome.InvalidId(rawId);
         }
-        String clientId = JobRequestParser.normalizeRequestId(rawId);
-        String id = JobIds.stored(owner, clientId);
+        String id = key.get().storedId();
+        String clientId = key.get().clientRequestId();
         return store.ownedBy(owner).view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(v.seenAs(clientId),
                 links(id, v))).orElseGet(() -> new StatusOutcome.NotFound(clientId));
     }
 
     /** Cancels the caller's job if it has not started; a cancelled job no longer counts against the caller's limit. */
     public CancelOutcome cancel(String rawId, Owner owner) {
-        if (!JobRequestParser.isValidRequestId(rawId)) {
+        Optional<JobKey> key = JobKey.ofClientId(owner, rawId);
+        if (key.isEmpty()) {
             return new CancelOutcome.InvalidId(rawId);
         }
-        String clientId = JobRequestParser.normalizeRequestId(rawId);
-        String id = JobIds.stored(owner, clientId);
-        return seenByClient(jobs.canceller().cancel(owner, id), clientId);
+        return jobs.canceller().cancel(key.get());
     }
 
     /** Presigned links to the result (and audio) of the job a client sees as {@code view}, for {@code owner}. */
     ResultLinks links(Owner owner, JobView view) {
-        return links(JobIds.stored(owner, view.requestId()), view);
+        return links(JobKey.submitted(owner, view.requestId()).storedId(), view);
     }
 
     /** Presigned links to the job's result (and audio) and their S3 URIs, none while it has no result. */
@@ -120,37 +121,5 @@ public final class JobService {
         return new ResultLinks(store.presignGet(resultKey, presignTtl),
                 audio ? store.presignGet(audioKey, presignTtl) : null, store.location(resultKey),
                 audio ? store.location(audioKey) : null, clock.instant().plus(presignTtl));
-    }
-
-    private static SubmitOutcome seenByClient(SubmitOutcome outcome, String clientId) {
-        if (outcome instanceof SubmitOutcome.Duplicate d) {
-            return new SubmitOutcome.Duplicate(d.view().seenAs(clientId));
-        }
-        if (outcome instanceof SubmitOutcome.Cached c) {
-            return new SubmitOutcome.Cached(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof SubmitOutcome.Unavailable u) {
-            return new SubmitOutcome.Unavailable(clientId, u.message());
-        }
-        return outcome;
-    }
-
-    private static CancelOutcome seenByClient(CancelOutcome outcome, String clientId) {
-        if (outcome instanceof CancelOutcome.Cancelled c) {
-            return new CancelOutcome.Cancelled(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof CancelOutcome.AlreadyCancelled c) {
-            return new CancelOutcome.AlreadyCancelled(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof CancelOutcome.NotCancellable c) {
-            return new CancelOutcome.NotCancellable(c.view().seenAs(clientId));
-        }
-        if (outcome instanceof CancelOutcome.PartOfBatch p) {
-            return new CancelOutcome.PartOfBatch(p.view().seenAs(clientId), p.batchId());
-        }
-        if (outcome instanceof CancelOutcome.NotFound) {
-            return new CancelOutcome.NotFound(clientId);
-        }
-        return outcome;
     }
 }

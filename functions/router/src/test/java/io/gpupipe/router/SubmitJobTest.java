@@ -15,6 +15,7 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.quarkus.test.common.WithTestResource;
@@ -153,7 +154,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .extract().path("requestId");
 
         // then: a speech job goes to the speech tier's queue (seed 000), nothing to the text tiers
-        assertThat(JobRequestParser.isValidRequestId(id)).isTrue();
+        assertThat(RequestIds.isValid(id)).isTrue();
         List<Message> speech = probe.drain("gpupipe-speech");
         assertThat(speech).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsExactly(id);
         assertThat(speech.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");

@@ -10,7 +10,7 @@ import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.api.ApiDescription;
 import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.owner.CallerIdentity;
-import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.JobKey;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ public final class Banner {
         String auth = requireToken ? "-H \"Authorization: Bearer $TOKEN_A\" " : "";
         CallerIdentity caller = requireToken ? new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A)
                 : CallerIdentity.ANONYMOUS;
-        String storedSpeech = JobIds.stored(caller.owner(), ids.speech());
+        String storedSpeech = JobKey.submitted(caller.owner(), ids.speech()).storedId();
         String sqs = aws.sqsEndpoint().toString();
         String s3 = aws.s3Endpoint().toString();
         String results = "s3://" + aws.bucket() + "/results/";

@@ -2,11 +2,11 @@ package io.gpupipe.model.batch;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.CallbackUrls;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.FieldReader;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobRequestParser;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -68,7 +68,7 @@ public final class BatchRequestParser {
         Map<String, String> metadata = readMetadata(fields, errors);
         String callbackUrl = fields.string("callback_url").orElse(null);
         if (callbackUrl != null) {
-            JobRequestParser.checkCallbackUrl("callback_url", callbackUrl).ifPresent(errors::add);
+            CallbackUrls.check("callback_url", callbackUrl).ifPresent(errors::add);
         }
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors);
@@ -83,7 +83,7 @@ public final class BatchRequestParser {
         JsonNode node = fields.node("metadata");
         if (!node.isObject()) {
             fields.error("metadata", ErrorCodes.INVALID_TYPE, "metadata must be an object, got "
-                    + JobRequestParser.describe(node));
+                    + FieldReader.describe(node));
             return null;
         }
         if (node.size() > BatchLimits.MAX_METADATA_PAIRS) {

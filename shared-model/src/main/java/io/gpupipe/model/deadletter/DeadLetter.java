@@ -6,6 +6,7 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.JobIds;
@@ -34,7 +35,7 @@ public sealed interface DeadLetter {
     record Readable(String requestId, Task task, String callbackUrl, String owner, String clientRequestId)
             implements DeadLetter {
         public Readable {
-            if (!JobRequestParser.isValidRequestId(requestId)) {
+            if (!RequestIds.isValid(requestId)) {
                 throw new IllegalArgumentException("requestId must be a UUID version 4");
             }
         }
@@ -68,16 +69,16 @@ public sealed interface DeadLetter {
             return new Unreadable(sha256(body), "body is not a JSON object");
         }
         JsonNode id = tree.get("requestId");
-        if (id == null || !id.isTextual() || !JobRequestParser.isValidRequestId(id.textValue())) {
+        if (id == null || !id.isTextual() || !RequestIds.isValid(id.textValue())) {
             return new Unreadable(sha256(body), "body has no valid requestId");
         }
         List<FieldError> errors = new JobRequestParser().parse(tree, JobRequestParser.Source.QUEUE)
                 instanceof JobRequestParser.Outcome.Invalid invalid ? invalid.errors() : List.of();
         Task task = validText(tree, "task", errors).flatMap(Task::fromWireName).orElse(null);
-        String requestId = JobRequestParser.normalizeRequestId(id.textValue());
+        String requestId = RequestIds.normalize(id.textValue());
         String owner = validText(tree, "owner", errors).filter(Owner::isValid).orElse(null);
         String clientId = validText(tree, "clientRequestId", errors).filter(c -> owner != null
-                && JobIds.isStoredIdOf(requestId, new Owner(owner), c)).map(JobRequestParser::normalizeRequestId)
+                && JobIds.isStoredIdOf(requestId, new Owner(owner), c)).map(RequestIds::normalize)
                 .orElse(null);
         return new Readable(requestId, task, validText(tree, "callbackUrl", errors).orElse(null), owner, clientId);
     }

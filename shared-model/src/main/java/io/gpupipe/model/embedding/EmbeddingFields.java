@@ -3,14 +3,14 @@ package io.gpupipe.model.embedding;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldReader;
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.JobLimits;
 import io.gpupipe.model.Task;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * An embedding job's own fields ({@code input}, {@code dimensions}, {@code encodingFormat}), read and validated for
- * {@link JobRequestParser}; on any other task they are {@code not_applicable}, and on an embedding job the text
+ * the job validators; on any other task they are {@code not_applicable}, and on an embedding job the text
  * fields are ({@code prompt}, {@code maxTokens}, {@code temperature}, {@code topP}; {@code messages}, {@code seed}
  * and the speech fields are refused by their own rules).
  *
@@ -24,7 +24,7 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
     /** The most characters of one text: about 2,000 tokens, four times the bundled model's 512-token context. */
     public static final int MAX_INPUT_CHARS = 8_192;
     /** The most characters of all texts together: the prompt limit of every job. */
-    public static final int MAX_TOTAL_CHARS = JobRequestParser.MAX_PROMPT_CHARS;
+    public static final int MAX_TOTAL_CHARS = JobLimits.MAX_PROMPT_CHARS;
     /** The largest {@code dimensions} asked for (OpenAI's largest model has 3,072); the model's own may be less. */
     public static final int MAX_DIMENSIONS = 8_192;
     /** Bad inputs reported one by one, at most this many (keeps a 400 small). */
@@ -89,7 +89,7 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
             }
         } else {
             fields.error("input", ErrorCodes.INVALID_TYPE, "input must be a string or an array of strings, got "
-                    + JobRequestParser.describe(node));
+                    + FieldReader.describe(node));
         }
         if (fields.errorCount() == errorsBefore && chars(texts) > MAX_TOTAL_CHARS) {
             fields.error("input", ErrorCodes.TOO_LONG, "input must be at most " + MAX_TOTAL_CHARS
@@ -105,7 +105,7 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
             String field = "input[" + i + "]";
             if (!element.isTextual()) {
                 fields.error(field, ErrorCodes.INVALID_TYPE, field + " must be a string, got "
-                        + JobRequestParser.describe(element));
+                        + FieldReader.describe(element));
                 reported++;
             } else if (!checkText(fields, field, element.textValue())) {
                 reported++;

@@ -10,8 +10,8 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import io.gpupipe.model.FieldReader;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobRequestParser;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -48,7 +48,7 @@ final class JsonSchemas {
             JsonNode document = ONE_DOCUMENT.readTree(output);
             if (document == null || document.isMissingNode() || !document.isObject()) {
                 return Optional.of("the output is " + (document == null || document.isMissingNode() ? "empty"
-                        : JobRequestParser.describe(document)) + ", not a JSON object");
+                        : FieldReader.describe(document)) + ", not a JSON object");
             }
             return Optional.empty();
         } catch (JsonProcessingException e) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldReader;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Task;
 import java.util.Optional;
 
@@ -36,7 +35,7 @@ public final class ResponseFormatReader {
         JsonNode node = fields.node(FIELD);
         if (!node.isObject()) {
             fields.error(FIELD, ErrorCodes.INVALID_TYPE, FIELD + " must be an object {type, json_schema}, got "
-                    + JobRequestParser.describe(node));
+                    + FieldReader.describe(node));
             return null;
         }
         FieldReader format = fields.nested(node, FIELD + ".");
@@ -68,7 +67,7 @@ public final class ResponseFormatReader {
         JsonNode node = format.node(SPEC);
         if (!node.isObject()) {
             format.error(SPEC, ErrorCodes.INVALID_TYPE, SPEC + " must be an object {name, schema, strict}, got "
-                    + JobRequestParser.describe(node));
+                    + FieldReader.describe(node));
             return Optional.empty();
         }
         int errorsBefore = format.errorCount();
@@ -109,7 +108,7 @@ public final class ResponseFormatReader {
         JsonNode schema = spec.node("schema");
         if (!schema.isObject()) {
             spec.error("schema", ErrorCodes.INVALID_TYPE, "schema must be a JSON Schema object, got "
-                    + JobRequestParser.describe(schema));
+                    + FieldReader.describe(schema));
             return null;
         }
         int chars = JobJson.write(schema).length();

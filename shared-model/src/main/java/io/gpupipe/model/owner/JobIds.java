@@ -3,7 +3,7 @@ package io.gpupipe.model.owner;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.gpupipe.model.Digests;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.RequestIds;
 
 /**
  * Request ids are namespaced per owner: a job submitted over the API is stored (S3 keys, queue messages, results)
@@ -18,16 +18,16 @@ public final class JobIds {
 
     /** The stored id of the job {@code owner} submitted as {@code clientRequestId} (a valid UUID v4, any case). */
     public static String stored(Owner owner, String clientRequestId) {
-        if (!JobRequestParser.isValidRequestId(clientRequestId)) {
+        if (!RequestIds.isValid(clientRequestId)) {
             throw new IllegalArgumentException("a client requestId is a UUID version 4");
         }
         ArrayNode canonical = JobJson.mapper().createArrayNode().add("job").add(owner.value())
-                .add(JobRequestParser.normalizeRequestId(clientRequestId));
+                .add(RequestIds.normalize(clientRequestId));
         return Digests.uuidV4Of(JobJson.write(canonical)).toString();
     }
 
     /** True when {@code storedId} is the id {@code owner}'s {@code clientRequestId} is stored under. */
     public static boolean isStoredIdOf(String storedId, Owner owner, String clientRequestId) {
-        return JobRequestParser.isValidRequestId(clientRequestId) && stored(owner, clientRequestId).equals(storedId);
+        return RequestIds.isValid(clientRequestId) && stored(owner, clientRequestId).equals(storedId);
     }
 }

@@ -1,8 +1,8 @@
 package io.gpupipe.model.usage;
 
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.owner.Owner;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -32,7 +32,7 @@ public record UsageRecord(String storedId, LocalDate day, JobStatus status, Stri
     private static final int FIELDS = 8;
 
     public UsageRecord {
-        if (!JobRequestParser.isValidRequestId(storedId)) {
+        if (!RequestIds.isValid(storedId)) {
             throw new IllegalArgumentException("a usage record names a job's stored id, got " + storedId);
         }
         if (day == null || (status != JobStatus.SUCCEEDED && status != JobStatus.FAILED)) {
@@ -53,7 +53,7 @@ public record UsageRecord(String storedId, LocalDate day, JobStatus status, Stri
      */
     public static Optional<UsageRecord> of(JobResult result) {
         if (result.owner() == null || !Owner.isValid(result.owner()) || !new Owner(result.owner()).isCaller()
-                || result.timestamp() == null || !JobRequestParser.isValidRequestId(result.requestId())) {
+                || result.timestamp() == null || !RequestIds.isValid(result.requestId())) {
             return Optional.empty();
         }
         boolean cached = result.isCached();

@@ -2,7 +2,7 @@ package io.gpupipe.model.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.RequestIds;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -19,8 +19,8 @@ class BatchIdsTest {
 
         // then: the router's validator accepts it, and a redelivered chunk names the same job
         assertThat(first).isEqualTo(again);
-        assertThat(JobRequestParser.isValidRequestId(first)).isTrue();
-        assertThat(first).isEqualTo(JobRequestParser.normalizeRequestId(first));
+        assertThat(RequestIds.isValid(first)).isTrue();
+        assertThat(first).isEqualTo(RequestIds.normalize(first));
     }
 
     @Test

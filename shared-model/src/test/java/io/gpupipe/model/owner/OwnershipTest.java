@@ -10,6 +10,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.cache.CacheKey;
@@ -59,7 +60,7 @@ class OwnershipTest {
         String bobs = JobIds.stored(BOB, CLIENT_ID.toUpperCase());
 
         assertThat(alices).isNotEqualTo(bobs).isNotEqualTo(CLIENT_ID);
-        assertThat(JobRequestParser.isValidRequestId(alices)).isTrue();
+        assertThat(RequestIds.isValid(alices)).isTrue();
         assertThat(JobIds.stored(ALICE, CLIENT_ID.toUpperCase())).isEqualTo(alices);
         assertThat(JobIds.isStoredIdOf(alices, ALICE, CLIENT_ID)).isTrue();
         assertThat(JobIds.isStoredIdOf(alices, BOB, CLIENT_ID)).isFalse();

@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.gpupipe.localstack.Console;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.RequestIds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -72,7 +72,7 @@ final class ConsoleHandler implements HttpHandler {
             default -> {
                 String prefix = "/api/jobs/";
                 String id = path.startsWith(prefix) ? path.substring(prefix.length()) : "";
-                if (JobRequestParser.isValidRequestId(id)) {
+                if (RequestIds.isValid(id)) {
                     json(exchange, 200, api.job(id));
                 } else {
                     json(exchange, 404, error("path", "no console page or call at " + BASE + path));

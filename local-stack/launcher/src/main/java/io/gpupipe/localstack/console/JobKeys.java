@@ -1,7 +1,7 @@
 package io.gpupipe.localstack.console;
 
 import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.RequestIds;
 import java.util.Optional;
 
 /** Which job an object of the results bucket belongs to, and what it is ({@link JobLayout}'s keys read back). */
@@ -46,7 +46,7 @@ record JobKeys(String requestId, Kind kind, String step) {
     }
 
     private static Optional<JobKeys> job(String requestId, Kind kind, String step) {
-        return JobRequestParser.isValidRequestId(requestId) ? Optional.of(new JobKeys(requestId, kind, step))
+        return RequestIds.isValid(requestId) ? Optional.of(new JobKeys(requestId, kind, step))
                 : Optional.empty();
     }
 }

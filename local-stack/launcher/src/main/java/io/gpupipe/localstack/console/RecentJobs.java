@@ -6,9 +6,9 @@ import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.owner.CallerIdentity;
-import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
@@ -73,11 +73,11 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
         JsonNode answer = JobJson.read(new String(responseBody, StandardCharsets.UTF_8),
                 JsonNode.class);
         String requestId = answer.path("requestId").asText("");
-        if (!JobRequestParser.isValidRequestId(requestId)) {
+        if (!RequestIds.isValid(requestId)) {
             return;
         }
-        String clientId = JobRequestParser.normalizeRequestId(requestId);
-        String stored = caller == null ? clientId : JobIds.stored(caller, clientId);
+        String clientId = RequestIds.normalize(requestId);
+        String stored = caller == null ? clientId : JobKey.submitted(caller, clientId).storedId();
         synchronized (this) {
             JobEntry entry = entry(stored);
             entry.clientRequestId = clientId;
