@@ -9,7 +9,7 @@ import io.gpupipe.localaws.standin.InjectSnsStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localaws.standin.SnsStandInResource;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.repair.GpuXids;
+import io.gpupipe.repair.domain.GpuXids;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

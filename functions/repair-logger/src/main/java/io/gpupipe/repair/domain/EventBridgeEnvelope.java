@@ -1,4 +1,4 @@
-package io.gpupipe.model.repair;
+package io.gpupipe.repair.domain;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;

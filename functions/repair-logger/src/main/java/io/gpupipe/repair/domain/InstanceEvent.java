@@ -1,4 +1,4 @@
-package io.gpupipe.model.repair;
+package io.gpupipe.repair.domain;
 
 import java.time.Instant;
 import java.util.ArrayList;

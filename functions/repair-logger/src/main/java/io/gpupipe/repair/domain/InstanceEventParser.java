@@ -1,4 +1,4 @@
-package io.gpupipe.model.repair;
+package io.gpupipe.repair.domain;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

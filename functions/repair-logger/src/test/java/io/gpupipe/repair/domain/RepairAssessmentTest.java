@@ -1,4 +1,4 @@
-package io.gpupipe.model.repair;
+package io.gpupipe.repair.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

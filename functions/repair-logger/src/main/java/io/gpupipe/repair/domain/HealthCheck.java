@@ -1,4 +1,4 @@
-package io.gpupipe.model.repair;
+package io.gpupipe.repair.domain;
 
 /** One entry of a container instance's health checks, e.g. ACCELERATED_COMPUTE / IMPAIRED / "XID_79". */
 public record HealthCheck(String type, String status, String statusReason) {

@@ -1,4 +1,4 @@
-package io.gpupipe.model.repair;
+package io.gpupipe.repair.domain;
 
 import io.gpupipe.model.observability.EmfRecord;
 import java.time.Instant;
