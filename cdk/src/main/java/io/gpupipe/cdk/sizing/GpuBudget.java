@@ -1,5 +1,6 @@
-package io.gpupipe.model.sizing;
+package io.gpupipe.cdk.sizing;
 
+import io.gpupipe.model.sizing.GpuShare;
 import java.util.Objects;
 
 /**

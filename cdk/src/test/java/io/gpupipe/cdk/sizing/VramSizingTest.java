@@ -1,8 +1,9 @@
-package io.gpupipe.model.sizing;
+package io.gpupipe.cdk.sizing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpupipe.model.sizing.GpuShare;
 import org.junit.jupiter.api.Test;
 
 class VramSizingTest {

@@ -1,4 +1,4 @@
-package io.gpupipe.model.sizing;
+package io.gpupipe.cdk.sizing;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.gpupipe.model.sizing;
+package io.gpupipe.cdk.sizing;
 
 /** Whether a model fits the GPU memory a tier asks for. Both outcomes carry a readable explanation. */
 public sealed interface SizingVerdict {

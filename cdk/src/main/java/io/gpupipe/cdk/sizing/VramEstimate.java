@@ -1,4 +1,4 @@
-package io.gpupipe.model.sizing;
+package io.gpupipe.cdk.sizing;
 
 /** GPU memory a model needs, in bytes, by part. */
 public record VramEstimate(long weightsBytes, long kvCacheBytes, long overheadBytes) {
