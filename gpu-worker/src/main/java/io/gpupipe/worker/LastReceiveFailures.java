@@ -5,7 +5,7 @@ import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
-import io.gpupipe.model.consumption.QueueWait;
+import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
 import java.time.Clock;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.gpupipe.model.consumption;
+package io.gpupipe.worker.consumption;
 
 /**
  * How many jobs a worker holds for a model server that runs {@code serverSlots} sequences at once (vLLM's

@@ -1,4 +1,4 @@
-package io.gpupipe.model.consumption;
+package io.gpupipe.worker.consumption;
 
 /**
  * Sizes the worker's in-flight window from the model server's own queue: while more than {@code waitingThreshold}

@@ -1,4 +1,4 @@
-package io.gpupipe.model.consumption;
+package io.gpupipe.worker.consumption;
 
 import io.gpupipe.model.ErrorCodes;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.gpupipe.model.consumption;
+package io.gpupipe.worker.consumption;
 
 import java.util.OptionalDouble;
 

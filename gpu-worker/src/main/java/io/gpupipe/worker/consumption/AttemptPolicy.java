@@ -1,4 +1,4 @@
-package io.gpupipe.model.consumption;
+package io.gpupipe.worker.consumption;
 
 /**
  * How many times SQS hands a message to a worker before its redrive policy moves it to the DLQ. The worker writes a

@@ -1,8 +1,9 @@
-package io.gpupipe.model.consumption;
+package io.gpupipe.worker.consumption;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpupipe.model.consumption.CallBatching;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -54,5 +55,12 @@ class HeartbeatScheduleTest {
     void constructor_shouldReject_whenExtensionIsNotWholeSeconds() {
         assertThatThrownBy(() -> new HeartbeatSchedule(Duration.ofMillis(200), Duration.ofMillis(1500)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void deleteLinger_shouldLeaveAtLeastOneHeartbeatOfMargin() {
+        Duration visibility = Duration.ofSeconds(8);
+        HeartbeatSchedule heartbeat = HeartbeatSchedule.forVisibility(visibility);
+        assertThat(CallBatching.defaults().deleteLinger(visibility)).isLessThan(heartbeat.interval());
     }
 }
