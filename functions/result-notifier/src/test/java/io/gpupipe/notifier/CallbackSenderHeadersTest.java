@@ -2,7 +2,7 @@ package io.gpupipe.notifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;

@@ -6,7 +6,7 @@ import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.localaws.standin.SnsStandInResource;
-import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.quarkus.test.common.ResourceArg;

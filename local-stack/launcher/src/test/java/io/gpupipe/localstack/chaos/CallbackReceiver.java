@@ -80,7 +80,7 @@ public final class CallbackReceiver implements AutoCloseable, SoakVerdict.Callba
         }
     }
 
-    /** The result event (io.gpupipe.model.notify.ResultEvent's JSON), or an empty node when it is not JSON. */
+    /** The result event (io.gpupipe.notifier.domain.ResultEvent's JSON), or an empty node when it is not JSON. */
     private static JsonNode parse(String body) {
         try {
             JsonNode event = JobJson.mapper().readTree(body);

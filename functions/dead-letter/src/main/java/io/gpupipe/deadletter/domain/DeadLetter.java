@@ -1,4 +1,4 @@
-package io.gpupipe.model.deadletter;
+package io.gpupipe.deadletter.domain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.ErrorCodes;

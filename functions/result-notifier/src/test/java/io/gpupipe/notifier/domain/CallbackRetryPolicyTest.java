@@ -1,8 +1,8 @@
-package io.gpupipe.model.notify;
+package io.gpupipe.notifier.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.notify.CallbackRetryPolicy.Verdict;
+import io.gpupipe.notifier.domain.CallbackRetryPolicy.Verdict;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

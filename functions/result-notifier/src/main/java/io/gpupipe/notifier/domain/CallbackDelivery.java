@@ -1,5 +1,6 @@
-package io.gpupipe.model.notify;
+package io.gpupipe.notifier.domain;
 
+import io.gpupipe.model.notify.CallbackTargetPolicy;
 import java.util.Objects;
 
 /** What became of one record's callback: not requested, refused by policy, delivered, or failed after retries. */

@@ -1,4 +1,4 @@
-package io.gpupipe.model.notify;
+package io.gpupipe.notifier.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;

@@ -1,18 +1,26 @@
-package io.gpupipe.model.deadletter;
+package io.gpupipe.deadletter.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobMessage;
+import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class DeadLetterTest {
     static final String ID = "550e8400-e29b-41d4-a716-446655440000";
     static final String NOT_JSON_SHA256 = "7ccfa1fbf3940e6f0c0375d87c0f9235a50514e14cb427bdfaf5077987b26ccf";
+    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    private static final String CLIENT_ID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+    private static final Instant OWNED_AT = Instant.parse("2026-12-03T10:00:00Z");
 
     @Test
     void read_shouldEchoTaskAndCallback_whenBodyIsAValidJob() {
@@ -80,5 +88,20 @@ class DeadLetterTest {
         assertThat(result.tier()).isEqualTo(Tier.of("large"));
         assertThat(result.callbackUrl()).isEqualTo("https://hooks.example.com/done");
         assertThat(result.timestamp()).isEqualTo(now);
+    }
+
+    @Test
+    void deadLetter_shouldKeepOwnerAndClientId_ofAClaimCheckPointer() {
+        InferenceJob job = ((JobRequestParser.Outcome.Valid) new JobRequestParser().parse(
+                "{\"requestId\":\"" + CLIENT_ID + "\",\"prompt\":\"hi\"}", JobRequestParser.Source.API)).job()
+                .withSubmittedAt(OWNED_AT).submittedBy(ALICE);
+
+        DeadLetter letter = DeadLetter.read(JobMessage.pointer(job));
+        JobResult failed = ((DeadLetter.Readable) letter).failedResult(Tier.of("small"), 3, null, OWNED_AT);
+
+        assertThat(failed.requestId()).isEqualTo(job.requestId());
+        assertThat(failed.owner()).isEqualTo(ALICE.value());
+        assertThat(failed.clientRequestId()).isEqualTo(CLIENT_ID);
+        assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
     }
 }

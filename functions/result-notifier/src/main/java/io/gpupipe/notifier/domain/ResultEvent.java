@@ -1,4 +1,4 @@
-package io.gpupipe.model.notify;
+package io.gpupipe.notifier.domain;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;

@@ -1,4 +1,4 @@
-package io.gpupipe.model.notify;
+package io.gpupipe.notifier.domain;
 
 import java.time.Duration;
 import java.time.Instant;

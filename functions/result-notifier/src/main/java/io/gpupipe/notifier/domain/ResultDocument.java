@@ -1,4 +1,4 @@
-package io.gpupipe.model.notify;
+package io.gpupipe.notifier.domain;
 
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
