@@ -1,6 +1,6 @@
 package io.gpupipe.cdk;
 
-import io.gpupipe.model.sizing.ModelFootprint;
+import io.gpupipe.cdk.sizing.ModelFootprint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.gpupipe.cdk;
 
-import io.gpupipe.model.sizing.SizingVerdict;
-import io.gpupipe.model.sizing.VramSizing;
+import io.gpupipe.cdk.sizing.SizingVerdict;
+import io.gpupipe.cdk.sizing.VramSizing;
 
 /** Fails synthesis when a tier's model does not fit the GPU memory its tasks ask for (seeds 002/003). */
 public final class SizingGate {

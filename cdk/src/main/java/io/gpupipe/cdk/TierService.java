@@ -1,7 +1,7 @@
 package io.gpupipe.cdk;
 
 import io.gpupipe.model.Tier;
-import io.gpupipe.model.sizing.FractionalGpus;
+import io.gpupipe.cdk.sizing.FractionalGpus;
 import java.util.List;
 import software.amazon.awscdk.Size;
 import software.amazon.awscdk.services.ec2.AcceleratorManufacturer;

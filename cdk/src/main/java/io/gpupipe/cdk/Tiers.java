@@ -4,7 +4,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.observability.JobMetrics;
-import io.gpupipe.model.sizing.ModelFootprint;
+import io.gpupipe.cdk.sizing.ModelFootprint;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -126,7 +126,7 @@ class ContractsTest {
     @Test
     void fractionalTier_shouldSelectTheG6fSizeOfItsSlice_andBeSizedToThatSlice() {
         // given a half-GPU tier: a 7B AWQ model with 8 sequences fits 12 GB
-        TierSpec half = Tiers.of("small").withModel(io.gpupipe.model.sizing.ModelFootprint.builder("mistral-7b-awq")
+        TierSpec half = Tiers.of("small").withModel(io.gpupipe.cdk.sizing.ModelFootprint.builder("mistral-7b-awq")
                         .parameters(7_240_000_000L).bytesPerParameter(0.5).layers(32, 4096)
                         .groupedQueryAttention(8, 32).maxSequenceLength(4096).maxConcurrentSequences(8).build(),
                 io.gpupipe.model.sizing.GpuShare.of("0.5")).withModelRevision(SynthesizedApp.SMALL_REVISION);
@@ -151,7 +151,7 @@ class ContractsTest {
     void fractionalTier_shouldFailSynthesisReadably_whenNoG6fSizeOfItsSliceHoldsTheTask() {
         // given an eighth of an L4 (g6f.large: 2 vCPU, 8 GiB; g6f.xlarge: 4 vCPU, 16 GiB) for a model that fits its
         // 2.8 GiB, but the small tier's task (3 vCPU, 24 GiB, plus the agent's share)
-        TierSpec eighth = Tiers.of("small").withModel(io.gpupipe.model.sizing.ModelFootprint.builder("qwen2.5-0.5b")
+        TierSpec eighth = Tiers.of("small").withModel(io.gpupipe.cdk.sizing.ModelFootprint.builder("qwen2.5-0.5b")
                         .parameters(494_000_000L).bytesPerParameter(2).layers(24, 896).groupedQueryAttention(2, 14)
                         .maxSequenceLength(2048).maxConcurrentSequences(4).build(),
                 io.gpupipe.model.sizing.GpuShare.of("0.125")).withModelRevision(SynthesizedApp.SMALL_REVISION);

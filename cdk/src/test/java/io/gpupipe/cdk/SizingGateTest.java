@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.sizing.GpuShare;
-import io.gpupipe.model.sizing.ModelFootprint;
+import io.gpupipe.cdk.sizing.ModelFootprint;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

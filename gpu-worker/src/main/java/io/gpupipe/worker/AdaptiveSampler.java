@@ -1,6 +1,6 @@
 package io.gpupipe.worker;
 
-import io.gpupipe.model.consumption.AdaptiveWindow;
+import io.gpupipe.worker.consumption.AdaptiveWindow;
 import io.gpupipe.worker.backend.InferenceBackend;
 import org.jboss.logging.Logger;
 

@@ -2,7 +2,7 @@ package io.gpupipe.worker;
 
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
-import io.gpupipe.model.consumption.HeartbeatSchedule;
+import io.gpupipe.worker.consumption.HeartbeatSchedule;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

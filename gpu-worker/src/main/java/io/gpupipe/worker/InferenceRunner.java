@@ -2,9 +2,9 @@ package io.gpupipe.worker;
 
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.model.consumption.Backoff;
-import io.gpupipe.model.consumption.ModelFailure;
-import io.gpupipe.model.consumption.RetryBudget;
+import io.gpupipe.worker.consumption.Backoff;
+import io.gpupipe.worker.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.RetryBudget;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;

@@ -6,6 +6,7 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.consumption.QueueWait;
+import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
 import java.time.Clock;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package io.gpupipe.worker;
 
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
-import io.gpupipe.model.consumption.AdaptiveWindow;
+import io.gpupipe.worker.consumption.AdaptiveWindow;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;

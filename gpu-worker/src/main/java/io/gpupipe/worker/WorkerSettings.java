@@ -4,11 +4,11 @@ import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
-import io.gpupipe.model.consumption.AdaptiveWindow;
-import io.gpupipe.model.consumption.AttemptPolicy;
-import io.gpupipe.model.consumption.Backoff;
-import io.gpupipe.model.consumption.HeartbeatSchedule;
-import io.gpupipe.model.consumption.WindowSizing;
+import io.gpupipe.worker.consumption.AdaptiveWindow;
+import io.gpupipe.worker.consumption.AttemptPolicy;
+import io.gpupipe.worker.consumption.Backoff;
+import io.gpupipe.worker.consumption.HeartbeatSchedule;
+import io.gpupipe.worker.consumption.WindowSizing;
 import java.time.Duration;
 import java.util.Optional;
 

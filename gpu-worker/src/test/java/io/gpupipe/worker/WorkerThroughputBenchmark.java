@@ -9,10 +9,10 @@ import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.testsupport.CallCounter;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
 import io.gpupipe.worker.standin.VllmStandIn;
-import io.gpupipe.worker.support.CallCounter;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
@@ -153,7 +153,7 @@ class WorkerThroughputBenchmark {
             double perSecond = jobs / seconds;
             System.out.printf("%-38s %8.1f jobs/s  (%6.1f s)  SQS calls/job %.2f, S3 calls/job %.2f  %s%n", name,
                     perSecond, seconds, counter.total("Sqs") / (double) jobs, counter.total("S3") / (double) jobs,
-                    counter.snapshot());
+                    counter.calls());
             System.out.printf("%-38s retried HTTP attempts %d (%.3f per job); per job: ReceiveMessage %.2f, "
                     + "DeleteMessageBatch %.2f; load average %.1f%n", "", counter.retries(),
                     counter.retries() / (double) jobs, perJob(counter, "Sqs.ReceiveMessage", jobs),
@@ -163,7 +163,7 @@ class WorkerThroughputBenchmark {
     }
 
     private static double perJob(CallCounter counter, String call, int jobs) {
-        return counter.snapshot().getOrDefault(call, 0L) / (double) jobs;
+        return counter.calls().getOrDefault(call, 0L) / (double) jobs;
     }
 
     private static double loadAverage() {

@@ -33,6 +33,7 @@ import io.gpupipe.model.batch.LineError;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.testsupport.LambdaInvocations;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
@@ -251,7 +252,8 @@ class BatchHandlerTest {
     @Test
     void handle_shouldKeepOnlyTheUnreadableMessage_forTheDlq() throws IOException {
         // when: the events/ sample: a plan of an unknown batch (nothing to do) and a message that is no batch task
-        JsonNode response = invokeRaw(Files.readString(Path.of("events", "never-delivered", "sqs-batch-tasks.json")));
+        JsonNode response = LambdaInvocations.invoke(
+                LambdaInvocations.sample("never-delivered/sqs-batch-tasks.json"));
 
         // then
         assertThat(response.get("batchItemFailures").findValuesAsText("itemIdentifier"))
@@ -306,7 +308,7 @@ class BatchHandlerTest {
             if (batch.isEmpty()) {
                 return;
             }
-            JsonNode response = invokeRaw(event(batch));
+            JsonNode response = LambdaInvocations.invoke(event(batch));
             assertThat(response.get("batchItemFailures")).as(batch.get(0).body()).isEmpty();
             sqs.deleteMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE))
                     .receiptHandle(batch.get(0).receiptHandle()));
@@ -317,7 +319,7 @@ class BatchHandlerTest {
     private void invoke(List<BatchTask> tasks) {
         List<Message> messages = tasks.stream().map(t -> Message.builder().messageId(UUID.randomUUID().toString())
                 .receiptHandle("rh").body(t.toJson()).build()).toList();
-        assertThat(invokeRaw(event(messages)).get("batchItemFailures")).isEmpty();
+        assertThat(LambdaInvocations.invoke(event(messages)).get("batchItemFailures")).isEmpty();
     }
 
     private static String event(List<Message> messages) {
@@ -329,11 +331,6 @@ class BatchHandlerTest {
                     .put("eventSourceARN", "arn:aws:sqs:us-east-1:000000000000:gpupipe-batch");
         }
         return event.toString();
-    }
-
-    private static JsonNode invokeRaw(String event) {
-        return JobJson.read(given().contentType("application/json").accept("application/json").body(event)
-                .when().post().then().statusCode(200).extract().asString(), JsonNode.class);
     }
 
     private List<InferenceJob> drainJobs(String queue) {

@@ -3,7 +3,7 @@ package io.gpupipe.deadletter;
 import io.gpupipe.adapters.JobResults;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.deadletter.DeadLetter;
+import io.gpupipe.deadletter.domain.DeadLetter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package io.gpupipe.deadletter;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,10 +24,6 @@ import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchMember;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -196,22 +194,5 @@ class DeadLetterHandlerTest {
         ArrayNode array = event.putArray("Records");
         List.of(records).forEach(array::add);
         return event.toString();
-    }
-
-    private static JsonNode invoke(String event) {
-        String body = given().contentType("application/json").accept("application/json").body(event)
-                .when().post()
-                .then().statusCode(200)
-                .extract().asString();
-        return JobJson.read(body, JsonNode.class);
-    }
-
-    /** The events/ samples, the very files {@code sam local invoke -e} takes (tests run in the module directory). */
-    static String sample(String name) {
-        try {
-            return Files.readString(Path.of("events", name));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,6 +1,6 @@
 package io.gpupipe.repair;
 
-import io.gpupipe.model.repair.EventBridgeEnvelope;
+import io.gpupipe.repair.domain.EventBridgeEnvelope;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /** Types Jackson reads or writes by reflection, kept for native images. */

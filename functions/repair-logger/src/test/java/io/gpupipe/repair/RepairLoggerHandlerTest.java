@@ -1,5 +1,7 @@
 package io.gpupipe.repair;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,15 +11,11 @@ import io.gpupipe.localaws.standin.InjectSnsStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localaws.standin.SnsStandInResource;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.repair.GpuXids;
+import io.gpupipe.repair.domain.GpuXids;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -197,27 +195,8 @@ class RepairLoggerHandlerTest {
         assertThat(config.criticalXids()).isEqualTo(GpuXids.SEED_CRITICAL);
     }
 
-    private static JsonNode invoke(String event) {
-        String body = given().contentType("application/json").accept("application/json").body(event)
-                .when().post()
-                .then().statusCode(200)
-                .extract().asString();
-        return JobJson.read(body, JsonNode.class);
-    }
-
     private JsonNode onlyLine() {
         assertThat(lines.lines()).hasSize(1);
         return JobJson.read(lines.lines().get(0), JsonNode.class);
-    }
-
-    static String sample(String name) {
-        try (InputStream in = RepairLoggerHandlerTest.class.getResourceAsStream("/events/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("no sample events/" + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

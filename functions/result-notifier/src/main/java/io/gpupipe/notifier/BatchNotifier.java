@@ -14,6 +14,8 @@ import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.notify.CallbackDelivery;
 import io.gpupipe.model.notify.RecordOutcome;
+import io.gpupipe.notifier.domain.CallbackDelivery;
+import io.gpupipe.notifier.domain.RecordOutcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;

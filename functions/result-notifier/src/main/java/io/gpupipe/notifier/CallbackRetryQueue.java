@@ -1,6 +1,6 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.model.notify.CallbackRedelivery;
+import io.gpupipe.notifier.domain.CallbackRedelivery;
 import java.time.Duration;
 
 /** The queue of delayed callback redeliveries. */

@@ -1,8 +1,8 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackKey;
-import io.gpupipe.model.notify.CallbackRetryPolicy;
+import io.gpupipe.notifier.domain.CallbackRetryPolicy;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.notify.HostResolver;

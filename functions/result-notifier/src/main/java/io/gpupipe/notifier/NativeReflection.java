@@ -1,8 +1,8 @@
 package io.gpupipe.notifier;
 
-import io.gpupipe.model.notify.BatchReport;
-import io.gpupipe.model.notify.CallbackRedelivery;
-import io.gpupipe.model.notify.ResultEvent;
+import io.gpupipe.notifier.domain.BatchReport;
+import io.gpupipe.notifier.domain.CallbackRedelivery;
+import io.gpupipe.notifier.domain.ResultEvent;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 

@@ -1,7 +1,7 @@
 package io.gpupipe.notifier;
 
 import io.gpupipe.adapters.DeliveryLedger;
-import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackSignature;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.gpupipe.notifier;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-import io.gpupipe.model.notify.BatchReport;
+import io.gpupipe.notifier.domain.BatchReport;
 import io.gpupipe.notifier.event.S3EventNotification;
 import io.gpupipe.notifier.exception.NotificationFailedException;
 import io.gpupipe.telemetry.Traces;

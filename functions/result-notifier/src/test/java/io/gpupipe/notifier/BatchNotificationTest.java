@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,6 +30,7 @@ import io.gpupipe.model.batch.LineCounts;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -87,10 +90,10 @@ class BatchNotificationTest {
 
         // when
         put(JobLayout.resultKey(first.requestId()), JobJson.write(first));
-        JsonNode one = ResultNotifierHandlerTest.invoke(s3Event(JobLayout.resultKey(first.requestId())));
+        JsonNode one = invoke(s3Event(JobLayout.resultKey(first.requestId())));
         List<Message> afterOne = batchTasks();
         put(JobLayout.resultKey(second.requestId()), JobJson.write(second));
-        ResultNotifierHandlerTest.invoke(s3Event(JobLayout.resultKey(second.requestId())));
+        invoke(s3Event(JobLayout.resultKey(second.requestId())));
 
         // then: no job event for a batch line; done records, progress, and CHUNK_ENDED once the chunk is complete
         assertThat(one.get("notified").asInt()).isEqualTo(1);
@@ -122,8 +125,8 @@ class BatchNotificationTest {
         put(key, JobJson.write(done));
 
         // when
-        JsonNode report = ResultNotifierHandlerTest.invoke(s3Event(key));
-        ResultNotifierHandlerTest.invoke(s3Event(key));
+        JsonNode report = invoke(s3Event(key));
+        invoke(s3Event(key));
 
         // then
         assertThat(report.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
@@ -163,7 +166,7 @@ class BatchNotificationTest {
 
     /** An S3 ObjectCreated event for {@code key}, as S3 sends it (the sample with another key). */
     private String s3Event(String key) {
-        JsonNode event = JobJson.read(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"), JsonNode.class);
+        JsonNode event = JobJson.read(sample("s3-result-succeeded.json"), JsonNode.class);
         ((com.fasterxml.jackson.databind.node.ObjectNode) event.at("/Records/0/s3/object")).put("key", key);
         ((com.fasterxml.jackson.databind.node.ObjectNode) event.at("/Records/0/s3/bucket")).put("name", aws.bucket());
         return event.toString();

@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +12,7 @@ import io.gpupipe.localaws.standin.SnsStandInResource;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -45,10 +48,10 @@ class CallbackSecretArnTest {
             putResult(ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.J, receiver.url("/hooks/two")));
 
             // when: two invocations, three signed callbacks
-            JsonNode first = ResultNotifierHandlerTest.invoke(
-                    ResultNotifierHandlerTest.sample("s3-result-succeeded.json"));
-            JsonNode second = ResultNotifierHandlerTest.invoke(
-                    ResultNotifierHandlerTest.sample("s3-results-pair.json"));
+            JsonNode first = invoke(
+                    sample("s3-result-succeeded.json"));
+            JsonNode second = invoke(
+                    sample("s3-results-pair.json"));
 
             // then: every callback is signed with the fetched key, not the plain test key
             assertThat(first.at("/items/0/callback").asText()).isEqualTo("DELIVERED");

@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +14,7 @@ import io.gpupipe.localaws.standin.SnsStandInResource;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -55,7 +58,7 @@ class CallbackSecretOutageTest {
             secrets.failNext(10);
 
             // when: the invocation fails (the only record failed retryably)
-            given().contentType("application/json").body(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"))
+            given().contentType("application/json").body(sample("s3-result-succeeded.json"))
                     .when().post().then().statusCode(500);
 
             // then: nothing went out
@@ -64,7 +67,7 @@ class CallbackSecretOutageTest {
 
             // when: Lambda retries the same event once Secrets Manager is back
             secrets.failNext(0);
-            ResultNotifierHandlerTest.invoke(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"));
+            invoke(sample("s3-result-succeeded.json"));
 
             // then: exactly one SNS message and one callback
             assertThat(sns.published()).hasSize(1);

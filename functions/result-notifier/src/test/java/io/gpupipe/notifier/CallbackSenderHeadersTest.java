@@ -2,8 +2,9 @@ package io.gpupipe.notifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;

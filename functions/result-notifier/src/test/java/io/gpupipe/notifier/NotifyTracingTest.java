@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.InjectLocalAws;
@@ -49,7 +51,7 @@ class NotifyTracingTest {
     void notify_shouldBeAChildOfTheWorkersJobSpan_whenTheResultCarriesItsTrace() {
         put(ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.A, null).withTrace(WORKER_JOB));
 
-        ResultNotifierHandlerTest.invoke(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"));
+        invoke(sample("s3-result-succeeded.json"));
 
         // exported before the invocation returned (flushed by the handler)
         SpanData notify = onlyNotifySpan();
@@ -61,7 +63,7 @@ class NotifyTracingTest {
     @Test
     void notify_shouldStartATrace_whenTheResultCarriesNone() {
         put(ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.A, null));
-        ResultNotifierHandlerTest.invoke(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"));
+        invoke(sample("s3-result-succeeded.json"));
         assertThat(onlyNotifySpan().getParentSpanContext().isValid()).isFalse();
     }
 

@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -25,17 +27,16 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.model.notify.CallbackRedelivery;
+import io.gpupipe.notifier.domain.CallbackRedelivery;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -415,14 +416,6 @@ class ResultNotifierHandlerTest {
         assertThat(calls.get(0).verifiedBy(SECRET)).isTrue();
     }
 
-    static JsonNode invoke(String event) {
-        String body = given().contentType("application/json").accept("application/json").body(event)
-                .when().post()
-                .then().statusCode(200)
-                .extract().asString();
-        return JobJson.read(body, JsonNode.class);
-    }
-
     private static InferenceJob job(String id, String callbackUrl) {
         return new InferenceJob(id, Task.GENERATE, "What is Amazon ECS?", 64, 0.7, 1.0, null, null, null,
                 callbackUrl, null, DONE.minusSeconds(30));
@@ -455,17 +448,6 @@ class ResultNotifierHandlerTest {
         try (S3Client s3 = aws.newS3Client()) {
             s3.putObject(b -> b.bucket(aws.bucket()).key(key).contentType("application/json"),
                     RequestBody.fromString(text, StandardCharsets.UTF_8));
-        }
-    }
-
-    static String sample(String name) {
-        try (InputStream in = ResultNotifierHandlerTest.class.getResourceAsStream("/events/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("no sample events/" + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,14 +1,17 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.localaws.standin.SnsStandInResource;
-import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.notify.CallbackSignature;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -64,7 +67,7 @@ class StandardWebhooksJudgeTest {
         receiver.script("/hooks/judged", 503, 503);
         ResultNotifierHandlerTest.putResult(aws, ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.A,
                 receiver.url("/hooks/judged")));
-        ResultNotifierHandlerTest.invoke(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"));
+        invoke(sample("s3-result-succeeded.json"));
         List<CallbackReceiver.Received> tries = receiver.received("/hooks/judged");
         assertThat(tries).hasSize(3);
         // and the same event signed by a notifier whose clock is ten minutes behind (a replay of an old capture)
@@ -102,7 +105,7 @@ class StandardWebhooksJudgeTest {
         receiver.reset();
         ResultNotifierHandlerTest.putResult(aws, ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.A,
                 receiver.url("/hooks/other")));
-        ResultNotifierHandlerTest.invoke(ResultNotifierHandlerTest.sample("s3-result-succeeded.json"));
+        invoke(sample("s3-result-succeeded.json"));
 
         List<StandardWebhooksJudge.Verdict> verdicts = judge.verify(CallbackKey.of("another-secret-of-24-bytes")
                 .whsec(), receiver.received("/hooks/other"), List.of("delivered"));

@@ -1,5 +1,7 @@
 package io.gpupipe.notifier;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.InjectLocalAws;
@@ -71,8 +73,8 @@ class UsageAccountingTest {
         String event = event(put(result));
 
         // when
-        ResultNotifierHandlerTest.invoke(event);
-        ResultNotifierHandlerTest.invoke(event);
+        invoke(event);
+        invoke(event);
 
         // then
         LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
@@ -92,8 +94,8 @@ class UsageAccountingTest {
         JobResult ofTheQueue = result(null, now);
 
         // when
-        ResultNotifierHandlerTest.invoke(event(put(line)));
-        ResultNotifierHandlerTest.invoke(event(put(ofTheQueue)));
+        invoke(event(put(line)));
+        invoke(event(put(ofTheQueue)));
 
         // then
         assertThat(keys(UsageLayout.dayPrefix(owner, LocalDate.ofInstant(now, ZoneOffset.UTC))))
@@ -113,8 +115,8 @@ class UsageAccountingTest {
                 JobJson.write(DaySummary.empty(day.minusDays(1))));
 
         // when
-        ResultNotifierHandlerTest.invoke(event(put(result(owner, longAgo))));
-        ResultNotifierHandlerTest.invoke(event(put(result(owner, today))));
+        invoke(event(put(result(owner, longAgo))));
+        invoke(event(put(result(owner, today))));
 
         // then: the old day is recomputed by the next query; a record of today leaves other days alone
         assertThat(keys(UsageLayout.summaryKey(owner, day))).isEmpty();
@@ -143,7 +145,7 @@ class UsageAccountingTest {
     }
 
     private static String event(String key) {
-        return ResultNotifierHandlerTest.sample("s3-result-succeeded.json").replace("results/"
+        return sample("s3-result-succeeded.json").replace("results/"
                 + ResultNotifierHandlerTest.A + ".json", key);
     }
 }

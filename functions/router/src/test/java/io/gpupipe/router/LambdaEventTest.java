@@ -1,5 +1,6 @@
 package io.gpupipe.router;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invokeHttp;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +32,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
     @Test
     void handler_shouldSubmitShowAndCancel_whenGivenTheSamEventFiles() throws IOException {
         // when: submit
-        JsonNode submitted = invoke(event("post-jobs.json"));
+        JsonNode submitted = invokeHttp(event("post-jobs.json").toString());
 
         // then
         assertThat(submitted.get("statusCode").asInt()).isEqualTo(202);
@@ -45,12 +46,12 @@ class LambdaEventTest extends LocalAwsProbeSetup {
                 .containsExactly(5);
 
         // when, then: status
-        JsonNode status = invoke(event("get-job.json"));
+        JsonNode status = invokeHttp(event("get-job.json").toString());
         assertThat(status.get("statusCode").asInt()).isEqualTo(200);
         assertThat(JobJson.mapper().readTree(status.get("body").asText()).get("status").asText()).isEqualTo("queued");
 
         // when, then: cancel
-        JsonNode cancelled = invoke(event("delete-job.json"));
+        JsonNode cancelled = invokeHttp(event("delete-job.json").toString());
         assertThat(cancelled.get("statusCode").asInt()).isEqualTo(202);
         assertThat(probe.marker(LocalAwsProbe.stored(JOB_ID)).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
     }
@@ -58,7 +59,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
     @Test
     void handler_shouldAnswerSeedShape_whenGivenTheInferEventFile() throws IOException {
         // when
-        JsonNode response = invoke(event("post-infer-seed.json"));
+        JsonNode response = invokeHttp(event("post-infer-seed.json").toString());
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(202);
@@ -71,7 +72,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
     @Test
     void handler_shouldAnswer400WithEveryError_whenGivenTheInvalidEventFile() throws IOException {
         // when
-        JsonNode response = invoke(event("post-jobs-invalid.json"));
+        JsonNode response = invokeHttp(event("post-jobs-invalid.json").toString());
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(400);
@@ -92,7 +93,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
         event.put("isBase64Encoded", true);
 
         // when
-        JsonNode response = invoke(event);
+        JsonNode response = invokeHttp(event.toString());
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(202);
@@ -109,7 +110,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
         event.put("body", "{\"requestId\":\"" + id + "\",\"prompt\":\"No content type\"}");
 
         // when
-        JsonNode response = invoke(event);
+        JsonNode response = invokeHttp(event.toString());
 
         // then
         assertThat(response.get("statusCode").asInt()).isEqualTo(202);
@@ -119,11 +120,5 @@ class LambdaEventTest extends LocalAwsProbeSetup {
 
     private static ObjectNode event(String file) throws IOException {
         return (ObjectNode) JobJson.mapper().readTree(Files.readString(Path.of("events", file)));
-    }
-
-    private static JsonNode invoke(JsonNode event) throws IOException {
-        String response = given().contentType("application/json").body(event.toString()).post("/_lambda_")
-                .then().statusCode(200).extract().asString();
-        return JobJson.mapper().readTree(response);
     }
 }

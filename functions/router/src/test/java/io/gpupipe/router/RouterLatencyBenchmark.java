@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.testsupport.CallCounter;
 import io.quarkus.amazon.lambda.http.LambdaHttpHandler;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,12 +49,12 @@ class RouterLatencyBenchmark {
      */
     private static final int CALLERS = Integer.getInteger("benchmark.callers", 1_000);
 
-    /** Registers {@link CallCountingInterceptor} on the SQS and S3 clients. */
+    /** Registers {@link CallCounter.Shared} on the SQS and S3 clients. */
     public static class CountingCalls implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.sqs.interceptors", CallCountingInterceptor.class.getName(),
-                    "quarkus.s3.interceptors", CallCountingInterceptor.class.getName(),
+            return Map.of("quarkus.sqs.interceptors", CallCounter.Shared.class.getName(),
+                    "quarkus.s3.interceptors", CallCounter.Shared.class.getName(),
                     "quarkus.log.category.\"software.amazon.awssdk.request\".level",
                     System.getProperty("benchmark.sdk-log", "INFO"),
                     "quarkus.log.category.\"software.amazon.awssdk.request\".min-level", "DEBUG");
@@ -74,29 +75,29 @@ class RouterLatencyBenchmark {
         try {
             run(handler, WARM_UP, i -> submit(UUID.randomUUID().toString(), i), 202);
             List<String> ids = new ArrayList<>();
-            CallCountingInterceptor.reset();
+            CallCounter.SHARED.reset();
             emfLines.reset();
             Run submits = run(handler, REQUESTS, i -> {
                 String id = UUID.randomUUID().toString();
                 ids.add(id);
                 return submit(id, i);
             }, 202);
-            Map<String, Long> submitCalls = CallCountingInterceptor.calls();
-            long submitAttempts = CallCountingInterceptor.attempts();
-            long submitRetries = CallCountingInterceptor.retries();
-            Map<String, Long> submitResponses = CallCountingInterceptor.responses();
+            Map<String, Long> submitCalls = CallCounter.SHARED.calls();
+            long submitAttempts = CallCounter.SHARED.attempts();
+            long submitRetries = CallCounter.SHARED.retries();
+            Map<String, Long> submitResponses = CallCounter.SHARED.responses();
             long metrics = emfLines.sum();
 
-            CallCountingInterceptor.reset();
+            CallCounter.SHARED.reset();
             Run statuses = run(handler, REQUESTS, i -> request("GET", "/v1/jobs/" + ids.get(i), null, i), 200);
-            Map<String, Long> statusCalls = CallCountingInterceptor.calls();
+            Map<String, Long> statusCalls = CallCounter.SHARED.calls();
 
             report(console, "POST /v1/jobs (new job: validate, route, marker, enqueue)", submits, submitCalls,
                     submitAttempts, submitRetries);
             console.printf("  EMF metric lines per request: %.2f%n", (double) metrics / REQUESTS);
             console.printf("  HTTP responses (operation status: count): %s%n", submitResponses);
             report(console, "GET /v1/jobs/{id} (queued job)", statuses, statusCalls,
-                    CallCountingInterceptor.attempts(), CallCountingInterceptor.retries());
+                    CallCounter.SHARED.attempts(), CallCounter.SHARED.retries());
             assertThat(submits.unexpected().values().stream().mapToInt(Integer::intValue).sum())
                     .as("failed submissions").isLessThan(REQUESTS / 1000);
         } finally {
@@ -113,17 +114,17 @@ class RouterLatencyBenchmark {
         JvmCounters before = JvmCounters.now();
         for (int i = 0; i < count; i++) {
             APIGatewayV2HTTPEvent event = events.apply(i);
-            long inCalls = CallCountingInterceptor.callNanos();
+            long inCalls = CallCounter.SHARED.callNanos();
             long start = System.nanoTime();
             APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
             nanos[i] = System.nanoTime() - start;
-            ownNanos[i] = nanos[i] - (CallCountingInterceptor.callNanos() - inCalls);
+            ownNanos[i] = nanos[i] - (CallCounter.SHARED.callNanos() - inCalls);
             if (response.getStatusCode() != expectedStatus) {
                 unexpected.merge(response.getStatusCode(), 1, Integer::sum);
             }
         }
         return new Run(nanos, ownNanos, unexpected, JvmCounters.now().minus(before),
-                CallCountingInterceptor.callDurations());
+                CallCounter.SHARED.callDurations());
     }
 
     /**

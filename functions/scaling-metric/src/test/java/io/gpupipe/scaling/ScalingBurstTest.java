@@ -1,5 +1,7 @@
 package io.gpupipe.scaling;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -93,9 +95,9 @@ class ScalingBurstTest {
         }
 
         // when
-        String event = ScalingMetricHandlerTest.sample("scheduled-tick.json")
+        String event = sample("scheduled-tick.json")
                 .replace("2026-11-29T12:00:00Z", tick.toString());
-        JsonNode run = ScalingMetricHandlerTest.invoke(event);
+        JsonNode run = invoke(event);
 
         // then
         Map<String, Double> published = cloudWatch.puts().get(0).data().stream()

@@ -1,5 +1,7 @@
 package io.gpupipe.scaling;
 
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -20,10 +22,6 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -227,24 +225,5 @@ class ScalingMetricHandlerTest {
 
     static CloudWatchStandIn.Datum datum(String name, String tier, double value, String unit) {
         return new CloudWatchStandIn.Datum(name, Map.of("Tier", tier), value, unit, TICK);
-    }
-
-    static JsonNode invoke(String event) {
-        String body = given().contentType("application/json").accept("application/json").body(event)
-                .when().post()
-                .then().statusCode(200)
-                .extract().asString();
-        return JobJson.read(body, JsonNode.class);
-    }
-
-    static String sample(String name) {
-        try (InputStream in = ScalingMetricHandlerTest.class.getResourceAsStream("/events/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("no sample events/" + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

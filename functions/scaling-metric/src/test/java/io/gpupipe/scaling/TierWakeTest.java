@@ -1,7 +1,7 @@
 package io.gpupipe.scaling;
 
-import static io.gpupipe.scaling.ScalingMetricHandlerTest.invoke;
-import static io.gpupipe.scaling.ScalingMetricHandlerTest.sample;
+import static io.gpupipe.testsupport.LambdaInvocations.invoke;
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,6 +1,6 @@
 package io.gpupipe.worker.backend;
 
-import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ModelFailure;
 
 /** A failed call to the model, classified (code, retryable) by {@link ModelFailure}. */
 public class ModelException extends RuntimeException {

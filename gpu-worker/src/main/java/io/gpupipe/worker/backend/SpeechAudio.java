@@ -5,7 +5,7 @@ public record SpeechAudio(byte[] wav, int sampleRate, long durationMs) {
 
     public static SpeechAudio of(byte[] wav) {
         Wav.Info info = Wav.parse(wav).orElseThrow(() -> new ModelException(
-                io.gpupipe.model.consumption.ModelFailure.permanent("model server returned audio that is not WAV")));
+                io.gpupipe.worker.consumption.ModelFailure.permanent("model server returned audio that is not WAV")));
         return new SpeechAudio(wav, info.sampleRate(), info.durationMs(wav.length));
     }
 }

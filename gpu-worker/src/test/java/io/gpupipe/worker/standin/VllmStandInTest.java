@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.consumption.ServerLoad;
 import io.gpupipe.model.serving.VllmServeCommand;
 import io.gpupipe.worker.backend.Wav;
 import java.io.IOException;

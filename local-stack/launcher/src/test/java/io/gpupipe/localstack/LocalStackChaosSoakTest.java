@@ -3,7 +3,6 @@ package io.gpupipe.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.localstack.chaos.CallbackReceiver;
 import io.gpupipe.localstack.chaos.FaultProxy;
 import io.gpupipe.localstack.chaos.Faults;
 import io.gpupipe.localstack.chaos.Scenario;
@@ -23,6 +22,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.testsupport.CallbackReceiver;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
 import java.net.URI;
@@ -87,7 +87,7 @@ class LocalStackChaosSoakTest {
     private void soak(SoakSettings settings, Map<String, FaultProxy> proxies) throws Exception {
         try (VllmStandIn model = VllmStandIn.start(VllmStandIn.Settings.defaults().withMaxSequences(16));
              FaultProxy modelProxy = FaultProxy.start("model-server", model.url());
-             CallbackReceiver receiver = CallbackReceiver.start(ComponentEnvironment.CALLBACK_SECRET);
+             CallbackReceiver receiver = CallbackReceiver.verifying(ComponentEnvironment.CALLBACK_SECRET);
              FaultProxy webhookProxy = FaultProxy.start("webhook-receiver", receiver.base());
              LocalStack stack = LocalStack.start(options(modelProxy.uri(model.url())), quietConsole(),
                      overrides(settings, proxies))) {
@@ -104,7 +104,8 @@ class LocalStackChaosSoakTest {
                 String callbackBase = "http://localhost:" + webhookProxy.port();
                 runScenarios(settings, stack, faults, client, callbackBase);
                 boolean quiet = settle(settings, sqs, stack.aws());
-                awaitCallbacks(settings, receiver);
+                SoakVerdict.Callbacks callbacks = SoakVerdict.Callbacks.of(receiver);
+                awaitCallbacks(settings, callbacks);
                 say(String.format("all scenarios and settling took %.0f s", (System.nanoTime() - start) / 1e9));
                 boolean idle = quiet && queuesIdle(sqs, stack.aws());
                 SoakVerdict.RetryBound retryBound = new SoakVerdict.RetryBound(
@@ -113,7 +114,7 @@ class LocalStackChaosSoakTest {
                         + "worker's default), " + retryBound.maxReceiveCount() + " receives per message");
                 SoakVerdict verdict = SoakVerdict.of(jobs.values(), new SoakVerdict.Evidence(
                         storedKeys(SoakVerdict.Storage.s3(s3, stack.aws().bucket())), client::status, model.completionPrompts(),
-                        model.generatedPrompts(), receiver, readDeadLetters(stack, sqs), malformedTags, retryBound,
+                        model.generatedPrompts(), callbacks, readDeadLetters(stack, sqs), malformedTags, retryBound,
                         idle));
                 proxies.put("model-server", modelProxy);
                 proxies.put("webhook-receiver", webhookProxy);
@@ -205,7 +206,7 @@ class LocalStackChaosSoakTest {
             jobs.put(id, job);
             clientIds.put(JobIds.stored(CallerIdentity.ANONYMOUS.owner(), id), id);
             boolean slow = (scenario == Scenario.VISIBILITY_LAPSE || scenario == Scenario.ALL) && i < Faults.SLOW_JOBS;
-            String body = SoakJobs.job(id, i, callbackBase + CallbackReceiver.path(id), slow);
+            String body = SoakJobs.job(id, i, callbackBase + hookPath(id), slow);
             String queue = aws.queueUrl(i % 5 == 4 ? LocalAws.ESCALATION_QUEUE : LocalAws.DEFAULT_TEXT_QUEUE);
             boolean racing = duplicates && (scenario == Scenario.DUPLICATES || i % 3 == 0);
             boolean cancel = racing && i % 3 == 0;
@@ -331,12 +332,17 @@ class LocalStackChaosSoakTest {
         return true;
     }
 
+    /** The callbackUrl path for a job, appended to the webhook receiver's proxy. */
+    private static String hookPath(String requestId) {
+        return "/hook/" + requestId;
+    }
+
     /** Waits (bounded) until every job with a result and a callbackUrl was called back at least once. */
-    private void awaitCallbacks(SoakSettings settings, CallbackReceiver receiver) {
+    private void awaitCallbacks(SoakSettings settings, SoakVerdict.Callbacks callbacks) {
         long deadline = System.nanoTime() + settings.settleLimit().dividedBy(2).toNanos();
         while (System.nanoTime() < deadline) {
             if (jobs.values().stream().noneMatch(j -> j.callback() && j.resultWrites() > 0
-                    && receiver.signed(j.requestId()).isEmpty())) {
+                    && callbacks.signed(j.requestId()).isEmpty())) {
                 return;
             }
             SoakClient.sleep(500);

@@ -9,7 +9,7 @@ import java.time.Duration;
  * <li><b>Fill.</b> Free window slots come back in bursts: the jobs one receive started finish together on a
  * batching model server. Holding fewer slots than {@link #target}, the poller waits for more while they keep
  * coming, at most {@code fillGap} after the last one and {@code maxFill} in all, then receives for all of them.
- * While the jobs still in flight cover every server slot ({@link WindowSizing#serverStillFull}: the window's
+ * While the jobs still in flight cover every server slot (the worker's {@code WindowSizing.serverStillFull}: the window's
  * headroom is waiting inside the server), a slot the poller holds idles nothing, so it waits for more regardless of
  * gaps, up to {@code maxFullFill}.</li>
  * <li><b>Trickle.</b> A receive that brought some messages but fewer than it asked for took everything the queue
@@ -74,7 +74,7 @@ public record CallBatching(Duration fillGap, Duration maxFill, Duration maxFullF
 
     /**
      * How long a delete may wait for others to share its call: {@code maxDeleteLinger}, but at most a tenth of the
-     * queue's visibility timeout. The heartbeat ({@link HeartbeatSchedule}) leaves a running message at least one
+     * queue's visibility timeout. The worker's heartbeat ({@code HeartbeatSchedule}) leaves a running message at least one
      * tick (a quarter of the visibility, or 30 s) before it lapses, so it is still invisible when its delete
      * arrives.
      */

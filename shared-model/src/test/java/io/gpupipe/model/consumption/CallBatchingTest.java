@@ -58,13 +58,6 @@ class CallBatchingTest {
     }
 
     @Test
-    void deleteLinger_shouldLeaveAtLeastOneHeartbeatOfMargin() {
-        Duration visibility = Duration.ofSeconds(8);
-        HeartbeatSchedule heartbeat = HeartbeatSchedule.forVisibility(visibility);
-        assertThat(CallBatching.defaults().deleteLinger(visibility)).isLessThan(heartbeat.interval());
-    }
-
-    @Test
     void constructor_shouldReject_whenAWaitIsNegative() {
         assertThatThrownBy(() -> new CallBatching(ms(-1), ms(100), ms(500), ms(50), ms(1000)))
                 .isInstanceOf(IllegalArgumentException.class);

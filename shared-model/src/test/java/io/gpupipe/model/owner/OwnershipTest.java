@@ -8,14 +8,11 @@ import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
-import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.model.deadletter.DeadLetter;
-import io.gpupipe.model.notify.ResultEvent;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -67,24 +64,21 @@ class OwnershipTest {
     }
 
     @Test
-    void submittedBy_shouldCarryOwnerAndClientIdIntoMarkerResultViewAndEvent() {
+    void submittedBy_shouldCarryOwnerAndClientIdIntoMarkerResultAndView() {
         InferenceJob job = parsed("{\"requestId\":\"" + CLIENT_ID + "\",\"prompt\":\"hi\"}").submittedBy(ALICE);
 
         JobState marker = JobState.queued(job, Tier.of("small"), NOW).running("arn:task", NOW).cancelled(NOW);
         JobResult result = JobResult.failed(job, JobResult.JobError.of("x", "y"), null, NOW);
         JobView seen = JobView.of(job.requestId(), Optional.of(marker), Optional.of(result)).orElseThrow()
                 .seenAs(CLIENT_ID);
-        ResultEvent event = ResultEvent.of(result, "bucket", "results/" + job.requestId() + ".json");
 
         assertThat(job.requestId()).isEqualTo(JobIds.stored(ALICE, CLIENT_ID));
         assertThat(job.visibleRequestId()).isEqualTo(CLIENT_ID);
-        assertThat(List.of(marker.owner(), result.owner(), event.owner())).containsOnly(ALICE.value());
+        assertThat(List.of(marker.owner(), result.owner())).containsOnly(ALICE.value());
         assertThat(marker.clientRequestId()).isEqualTo(CLIENT_ID);
         assertThat(seen.requestId()).isEqualTo(CLIENT_ID);
         assertThat(seen.result().requestId()).isEqualTo(CLIENT_ID);
         assertThat(seen.result().clientRequestId()).isNull();
-        assertThat(event.requestId()).isEqualTo(CLIENT_ID);
-        assertThat(event.resultLocation()).contains(job.requestId());
     }
 
     @Test
@@ -110,19 +104,6 @@ class OwnershipTest {
         assertThat(fieldsOf(parser.parse(stolen, JobRequestParser.Source.QUEUE))).containsExactly("clientRequestId");
         assertThat(fieldsOf(parser.parse(badOwner, JobRequestParser.Source.QUEUE)))
                 .contains("owner");
-    }
-
-    @Test
-    void deadLetter_shouldKeepOwnerAndClientId_ofAClaimCheckPointer() {
-        InferenceJob job = parsed("{\"requestId\":\"" + CLIENT_ID + "\",\"prompt\":\"hi\"}").submittedBy(ALICE);
-
-        DeadLetter letter = DeadLetter.read(JobMessage.pointer(job));
-        JobResult failed = ((DeadLetter.Readable) letter).failedResult(Tier.of("small"), 3, null, NOW);
-
-        assertThat(failed.requestId()).isEqualTo(job.requestId());
-        assertThat(failed.owner()).isEqualTo(ALICE.value());
-        assertThat(failed.clientRequestId()).isEqualTo(CLIENT_ID);
-        assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
     }
 
     @Test

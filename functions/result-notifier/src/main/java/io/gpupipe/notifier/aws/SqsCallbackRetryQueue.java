@@ -1,7 +1,7 @@
 package io.gpupipe.notifier.aws;
 
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.notify.CallbackRedelivery;
+import io.gpupipe.notifier.domain.CallbackRedelivery;
 import io.gpupipe.notifier.CallbackRetryQueue;
 import io.gpupipe.notifier.NotifierConfig;
 import jakarta.enterprise.context.ApplicationScoped;

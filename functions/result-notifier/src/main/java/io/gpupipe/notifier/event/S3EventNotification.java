@@ -17,7 +17,7 @@ public record S3EventNotification(@JsonProperty("Records") List<Record> records)
 
     /**
      * One record: one object event, or (eventSource {@code aws:sqs}) one callback redelivery from the retry queue,
-     * whose {@code body} is a {@link io.gpupipe.model.notify.CallbackRedelivery.Message}.
+     * whose {@code body} is a {@link io.gpupipe.notifier.domain.CallbackRedelivery.Message}.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Record(String eventSource, String eventName, String eventTime, S3 s3, String body) {

@@ -2,8 +2,8 @@ package io.gpupipe.worker.backend.embedded;
 
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.model.consumption.ModelFailure;
-import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ServerLoad;
 import io.gpupipe.model.serving.EmbeddedModels;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;

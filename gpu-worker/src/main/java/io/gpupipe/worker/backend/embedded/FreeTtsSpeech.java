@@ -2,7 +2,7 @@ package io.gpupipe.worker.backend.embedded;
 
 import com.sun.speech.freetts.Voice;
 import com.sun.speech.freetts.VoiceManager;
-import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.backend.SpeechAudio;
 import io.gpupipe.worker.backend.Wav;

@@ -3,7 +3,7 @@ package io.gpupipe.worker.backend.embedded;
 import de.kherud.llama.LlamaModel;
 import de.kherud.llama.ModelParameters;
 import de.kherud.llama.args.PoolingType;
-import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.ModelException;
 import java.nio.file.Files;

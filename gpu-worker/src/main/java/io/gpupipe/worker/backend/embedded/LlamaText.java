@@ -8,7 +8,7 @@ import de.kherud.llama.ModelParameters;
 import io.gpupipe.model.ChatMessage;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.ModelException;
 import java.io.IOException;

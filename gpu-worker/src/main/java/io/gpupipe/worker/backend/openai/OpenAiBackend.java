@@ -2,9 +2,9 @@ package io.gpupipe.worker.backend.openai;
 
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.model.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.model.format.ResponseFormat;
-import io.gpupipe.model.consumption.ServerLoad;
+import io.gpupipe.worker.consumption.ServerLoad;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;

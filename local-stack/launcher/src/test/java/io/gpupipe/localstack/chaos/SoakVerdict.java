@@ -3,6 +3,7 @@ package io.gpupipe.localstack.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.testsupport.CallbackReceiver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -64,6 +65,23 @@ public final class SoakVerdict {
 
         /** Callbacks whose signature did not verify (or that named no requestId). */
         int rejected();
+
+        /** What a {@link CallbackReceiver#verifying verifying} receiver kept: each signed body's status and error. */
+        static Callbacks of(CallbackReceiver receiver) {
+            return new Callbacks() {
+                @Override
+                public List<SignedCallback> signed(String requestId) {
+                    return receiver.verified(requestId).stream().map(CallbackReceiver.Received::event)
+                            .map(e -> new SignedCallback(e.path("status").asText(), e.path("errorCode").asText(null)))
+                            .toList();
+                }
+
+                @Override
+                public int rejected() {
+                    return receiver.rejected();
+                }
+            };
+        }
     }
 
     /**
