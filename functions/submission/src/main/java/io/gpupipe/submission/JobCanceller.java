@@ -2,10 +2,12 @@ package io.gpupipe.submission;
 
 import io.gpupipe.adapters.JobStore;
 import io.gpupipe.adapters.JobStore.StoredMarker;
+import io.gpupipe.adapters.StoreRetries;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.retry.Retry;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -17,7 +19,6 @@ import org.jboss.logging.Logger;
  * batch is cancelled only with its batch ({@link Scope#BATCH_MEMBER}), so its batch's counts stay whole.
  */
 public final class JobCanceller {
-    public static final int CANCEL_ATTEMPTS = 3;
     private static final Logger LOG = Logger.getLogger(JobCanceller.class);
 
     /** Who asks: a client for one job, or a batch's cancel for its lines. */
@@ -36,7 +37,8 @@ public final class JobCanceller {
 
     /** Cancels the job {@code id} (a valid, normalised request id) if it has not started. */
     public CancelOutcome cancel(String id, Scope scope) {
-        for (int attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
+        Retry retry = StoreRetries.CONFIGURED.changedMarkers().start();
+        do {
             Optional<StoredMarker> marker = store.readMarker(id);
             Optional<JobResult> result = marker.isPresent() && marker.get().state().status() != JobStatus.QUEUED
                     ? Optional.empty() : store.readResult(id);
@@ -58,8 +60,8 @@ public final class JobCanceller {
                 return new CancelOutcome.Cancelled(JobView.of(id, Optional.of(cancelled), Optional.empty())
                         .orElseThrow());
             }
-            LOG.infof("marker of %s changed while cancelling (attempt %d); re-reading", id, attempt + 1);
-        }
+            LOG.infof("marker of %s changed while cancelling (attempt %d); re-reading", id, retry.attempt());
+        } while (retry.another());
         return store.view(id).<CancelOutcome>map(CancelOutcome.NotCancellable::new)
                 .orElseGet(() -> new CancelOutcome.NotFound(id));
     }

@@ -3,6 +3,7 @@ package io.gpupipe.submission;
 import io.gpupipe.adapters.JobQueue;
 import io.gpupipe.adapters.JobStore;
 import io.gpupipe.adapters.JobStore.StoredMarker;
+import io.gpupipe.adapters.StoreRetries;
 import io.gpupipe.adapters.exception.QueueRejectedMessageException;
 import io.gpupipe.adapters.exception.QueueUnavailableException;
 import io.gpupipe.adapters.exception.StoreUnavailableException;
@@ -12,6 +13,7 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.retry.Retry;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,7 +34,6 @@ import org.jboss.logging.Logger;
  * "Job lifecycle". A chunk's markers are written concurrently and its new jobs sent in batches of SendMessageBatch.
  */
 public final class JobSubmitter {
-    public static final int SUBMIT_ATTEMPTS = 3;
     private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
 
     private final JobStore store;
@@ -201,7 +202,8 @@ public final class JobSubmitter {
 
     private Claim claim(InferenceJob job, Tier tier) {
         JobState marker = JobState.queued(job, tier, clock.instant());
-        for (int attempt = 0; attempt < SUBMIT_ATTEMPTS; attempt++) {
+        Retry retry = StoreRetries.CONFIGURED.changedMarkers().start();
+        do {
             Optional<String> created = store.createMarker(marker);
             if (created.isPresent()) {
                 return new Claim.Created(created.get());
@@ -209,7 +211,7 @@ public final class JobSubmitter {
             Optional<StoredMarker> existing = store.readMarker(job.requestId());
             if (existing.isEmpty()) {
                 LOG.infof("marker of %s was taken back while resubmitting (attempt %d); creating it", job.requestId(),
-                        attempt + 1);
+                        retry.attempt());
                 continue;
             }
             if (existing.get().state().equals(marker)) {
@@ -220,9 +222,9 @@ public final class JobSubmitter {
             if (resubmitted.isPresent()) {
                 return new Claim.Settled(resubmitted.get());
             }
-        }
+        } while (retry.another());
         throw new StoreUnavailableException("the marker of " + job.requestId() + " kept changing while submitting ("
-                + SUBMIT_ATTEMPTS + " attempts)", null);
+                + retry.attempt() + " attempts)", null);
     }
 
     /**

@@ -7,6 +7,8 @@ import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.batch.BatchLayout;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -81,36 +83,27 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
         long knownSize = size >= 0 ? size : sizeLookup.applyAsLong(bucket, key);
         byte[] event = JobJson.write(AwsEvents.objectCreated(bucket, key, knownSize, eTag, sequencer, at))
                 .getBytes(StandardCharsets.UTF_8);
-        for (int attempt = 0; attempt <= RETRIES; attempt++) {
-            if (attempt > 0 && !sleep(retryDelay.multipliedBy(attempt))) {
-                return;
-            }
+        Retry retry = RetryPolicy.exponential(RETRIES + 1, retryDelay, retryDelay.multipliedBy(RETRIES)).start();
+        do {
             try {
                 LambdaFunction.Invocation result = notifier.invoke(event);
                 if (result.ok()) {
                     delivered.incrementAndGet();
                     return;
                 }
-                console.component("s3-events", key + ": the notifier failed (attempt " + (attempt + 1) + " of "
+                console.component("s3-events", key + ": the notifier failed (attempt " + retry.attempt() + " of "
                         + (RETRIES + 1) + "): " + new String(result.payload(), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                console.component("s3-events", key + ": cannot reach the notifier (attempt " + (attempt + 1)
+                console.component("s3-events", key + ": cannot reach the notifier (attempt " + retry.attempt()
                         + "): " + e.getMessage());
             }
+        } while (retry.another());
+        if (retry.interrupted()) {
+            return;
         }
         failed.incrementAndGet();
         console.component("s3-events", key + ": event dropped after " + (RETRIES + 1)
                 + " attempts (in AWS it would go to the function's on-failure destination)");
-    }
-
-    private static boolean sleep(Duration delay) {
-        try {
-            Thread.sleep(delay.toMillis());
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     /** Events the notifier accepted. */
