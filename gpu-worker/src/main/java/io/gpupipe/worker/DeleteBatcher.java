@@ -3,6 +3,8 @@ package io.gpupipe.worker;
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.consumption.CallBatching;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,17 +21,18 @@ import org.jboss.logging.Logger;
 final class DeleteBatcher implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DeleteBatcher.class);
     static final int MAX_BATCH = CallBatching.MAX_MESSAGES;
-    private static final long RETRY_PAUSE_MS = 200;
 
     private final TierQueue queue;
     private final BlockingQueue<QueueMessage> pending = new LinkedBlockingQueue<>();
     private final Duration linger;
+    private final RetryPolicy retries;
     private final Thread flusher;
     private volatile boolean closed;
 
-    DeleteBatcher(TierQueue queue, String name, Duration linger) {
+    DeleteBatcher(TierQueue queue, String name, Duration linger, RetryPolicy retries) {
         this.queue = queue;
         this.linger = linger;
+        this.retries = retries;
         this.flusher = new Thread(this::run, name);
         this.flusher.setDaemon(true);
         this.flusher.start();
@@ -87,11 +90,11 @@ final class DeleteBatcher implements AutoCloseable {
         }
     }
 
-    /** One batch call, and one retry of whatever it did not delete. */
+    /** One batch call, and retries of whatever it did not delete, as the policy says. */
     private void send(List<QueueMessage> batch) {
+        Retry retry = retries.start();
         List<QueueMessage> failed = attempt(batch);
-        if (!failed.isEmpty()) {
-            pause();
+        while (!failed.isEmpty() && retry.another()) {
             failed = attempt(failed);
         }
         failed.forEach(m -> LOG.warnf("could not delete message %s; it will be redelivered, found done and deleted",
@@ -104,14 +107,6 @@ final class DeleteBatcher implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warnf("deleting %d message(s) failed: %s", batch.size(), e.getMessage());
             return batch;
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(RETRY_PAUSE_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -5,6 +5,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.worker.consumption.Backoff;
 import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.consumption.RetryBudget;
+import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
@@ -100,9 +101,10 @@ final class InferenceRunner {
         }
     }
 
+    /** The wait {@link RetryBudget} chose, on the sleeper every retry loop uses; false when interrupted. */
     private static boolean pause(Duration delay) {
         try {
-            Thread.sleep(delay.toMillis());
+            RetryPolicy.Sleeper.THREAD.sleep(delay);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

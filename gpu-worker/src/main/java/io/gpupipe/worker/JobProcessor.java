@@ -20,6 +20,7 @@ import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.model.observability.TraceContext;
+import io.gpupipe.model.retry.Retry;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
 import io.gpupipe.worker.InferenceRunner.Inference;
@@ -55,7 +56,6 @@ import org.jboss.logging.MDC;
  */
 final class JobProcessor {
     private static final Logger LOG = Logger.getLogger(JobProcessor.class);
-    private static final int MARK_RUNNING_ATTEMPTS = 3;
     static final String JOB_SPAN = "worker job";
     static final String QUEUE_WAIT_SPAN = "queue wait";
     static final String MARKER_SPAN = "marker claim";
@@ -250,7 +250,8 @@ final class JobProcessor {
      */
     private Claim markRunning(JobContext context, InferenceJob job, MarkerSnapshot read) {
         MarkerSnapshot expected = read;
-        for (int attempt = 1; attempt <= MARK_RUNNING_ATTEMPTS; attempt++) {
+        Retry retry = settings.retries().markerChanges().start();
+        do {
             JobState running = expected.state()
                     .orElseGet(() -> JobState.queued(job, settings.tier(), context.startedAt()))
                     .running(settings.taskArn(), clock.instant());
@@ -258,15 +259,15 @@ final class JobProcessor {
                 return Claim.RUNNING;
             }
             expected = store.markerSnapshot(job.requestId());
-            LOG.infof("marker of %s changed before it could be marked running (attempt %d): now %s",
-                    job.requestId(), attempt, expected.state().map(m -> m.status().wireName()).orElse("absent"));
+            LOG.infof("marker of %s changed before it could be marked running (attempt %d): now %s", job.requestId(),
+                    retry.attempt(), expected.state().map(m -> m.status().wireName()).orElse("absent"));
             if (isCancelled(expected)) {
                 return Claim.CANCELLED;
             }
             if (expected.state().map(m -> m.status() == JobStatus.RUNNING).orElse(false)) {
                 return Claim.RUNNING;
             }
-        }
+        } while (retry.another());
         return Claim.CONTENDED;
     }
 
@@ -322,15 +323,17 @@ final class JobProcessor {
 
     /** The result, create-only, as the job's "result write" span; false when another delivery's result is there. */
     private boolean writeResult(JobResult result) {
-        return inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently("the result of " + result.requestId(),
-                () -> store.putResultIfAbsent(result)), won -> won ? "written" : "exists");
+        return inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently(settings.retries().resultWrites(),
+                "the result of " + result.requestId(), () -> store.putResultIfAbsent(result)),
+                won -> won ? "written" : "exists");
     }
 
     /** Writes the WAV create-only; if another delivery's audio is there, the result describes that file. */
     private JobResult.Output storeAudio(String requestId, SpeechAudio audio) {
         String key = JobLayout.audioKey(requestId);
-        if (!inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently("the audio of " + requestId,
-                () -> store.putAudioIfAbsent(requestId, audio.wav())), won -> won ? "audio written" : "audio exists")) {
+        if (!inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently(settings.retries().resultWrites(),
+                "the audio of " + requestId, () -> store.putAudioIfAbsent(requestId, audio.wav())),
+                won -> won ? "audio written" : "audio exists")) {
             Optional<Wav.Info> stored = store.readAudioHead(requestId, 4096).flatMap(Wav::parse);
             if (stored.isPresent() && stored.get().dataBytes() >= 0) {
                 return JobResult.Output.audio(key, "wav", stored.get().sampleRate(),

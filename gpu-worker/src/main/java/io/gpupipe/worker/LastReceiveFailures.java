@@ -5,7 +5,6 @@ import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.QueuedJob;
-import io.gpupipe.model.consumption.QueueWait;
 import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
 import java.time.Clock;
@@ -51,7 +50,8 @@ final class LastReceiveFailures {
                 clock.instant());
         boolean interrupted = Thread.interrupted(); // a drain's interrupt must not abort this last write
         try {
-            boolean written = ResultWrites.persistently("the failed result of " + job.get().requestId(),
+            boolean written = ResultWrites.persistently(settings.retries().resultWrites(),
+                    "the failed result of " + job.get().requestId(),
                     () -> store.putResultIfAbsent(failed));
             LOG.infof("last receive of %s released: %s", job.get().requestId(),
                     written ? "wrote failed/" + code + " (" + why + ")" : "a result already exists");

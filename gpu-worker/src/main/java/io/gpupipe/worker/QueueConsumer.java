@@ -4,6 +4,7 @@ import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.consumption.CallBatching;
+import io.gpupipe.model.retry.Retry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,6 @@ import org.jboss.logging.Logger;
 final class QueueConsumer {
     private static final Logger LOG = Logger.getLogger(QueueConsumer.class);
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofMillis(500);
-    private static final Duration MAX_RECEIVE_BACKOFF = Duration.ofSeconds(20);
     /** How receives, fills and deletes share calls (shared-model {@link CallBatching}). */
     static final CallBatching BATCHING = CallBatching.defaults();
     /** Beyond the long-poll wait, how long the drain waits for a receive that started before it to return. */
@@ -57,7 +57,7 @@ final class QueueConsumer {
         this.processor = processor;
         this.lastReceive = lastReceive;
         this.deletes = new DeleteBatcher(queue, "gpupipe-deletes-" + settings.tier().wireName(),
-                BATCHING.deleteLinger(settings.visibilityTimeout()));
+                BATCHING.deleteLinger(settings.visibilityTimeout()), settings.retries().deletes());
         this.window = window;
         this.settings = settings;
         this.jobs = jobs;
@@ -98,7 +98,7 @@ final class QueueConsumer {
     }
 
     private void poll() throws InterruptedException {
-        Duration backoff = Duration.ofSeconds(1);
+        Retry receives = settings.retries().receives().start();
         Duration pause = Duration.ZERO;
         while (!stopping) {
             pause(pause);
@@ -114,14 +114,14 @@ final class QueueConsumer {
             List<QueueMessage> received;
             try {
                 received = queue.receive(permits, settings.waitTime());
-                backoff = Duration.ofSeconds(1);
+                receives.reset();
             } catch (RuntimeException e) {
                 window.release(permits);
-                LOG.warnf("receive from %s failed, retrying in %d ms: %s", queue.queueUrl(), backoff.toMillis(),
-                        e.getMessage());
-                Thread.sleep(backoff.toMillis());
-                backoff = backoff.multipliedBy(2).compareTo(MAX_RECEIVE_BACKOFF) > 0 ? MAX_RECEIVE_BACKOFF
-                        : backoff.multipliedBy(2);
+                LOG.warnf("receive %d from %s failed, retrying in up to %d ms: %s", receives.attempt(),
+                        queue.queueUrl(), receives.nextCap().toMillis(), e.getMessage());
+                if (!receives.another()) {
+                    throw new InterruptedException("interrupted after a failed receive");
+                }
                 continue;
             }
             window.release(permits - received.size());

@@ -139,6 +139,37 @@ public interface WorkerConfig {
 
         @WithDefault("120s")
         Duration maxRequeueDelay();
+
+        /**
+         * Attempts of a result, audio or failed-result write whose failure is still retryable after the SDK's own
+         * attempts (an S3 outage longer than they last): a retried PUT is cheaper than another model call.
+         */
+        @WithDefault("4")
+        int resultWriteAttempts();
+
+        @WithDefault("250ms")
+        Duration resultWriteBackoff();
+
+        @WithDefault("2s")
+        Duration resultWriteMaxBackoff();
+
+        /** Attempts of one DeleteMessageBatch for the messages it did not delete; a message left is redelivered. */
+        @WithDefault("2")
+        int deleteAttempts();
+
+        @WithDefault("200ms")
+        Duration deleteBackoff();
+
+        /** Pause after a failed receive, doubled while receives keep failing; the poller never gives up. */
+        @WithDefault("1s")
+        Duration receiveBackoff();
+
+        @WithDefault("20s")
+        Duration maxReceiveBackoff();
+
+        /** Re-reads of a job's marker that another writer changed before it could be marked running. */
+        @WithDefault("3")
+        int markerAttempts();
     }
 
     interface WarmUp {

@@ -8,6 +8,8 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.opentelemetry.api.trace.Tracer;
@@ -132,6 +134,7 @@ public class WorkerLifecycle {
 
     private <T> T untilDone(String what, Supplier<T> step) throws InterruptedException {
         Duration interval = config.warmUp().retryInterval();
+        Retry retry = RetryPolicy.exponential(RetryPolicy.UNLIMITED, interval, interval).start();
         String lastProblem = null;
         while (true) {
             try {
@@ -147,7 +150,9 @@ public class WorkerLifecycle {
                     lastProblem = problem;
                 }
                 state.moveTo(state.phase(), "cannot " + what + " yet: " + problem);
-                Thread.sleep(interval.toMillis());
+                if (!retry.another()) {
+                    throw new InterruptedException("interrupted while waiting to " + what);
+                }
             }
         }
     }

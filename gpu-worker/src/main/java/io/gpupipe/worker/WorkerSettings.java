@@ -20,7 +20,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
                              Duration visibilityTimeout, AttemptPolicy attempts, Duration modelTimeout, int maxCalls,
                              Backoff callBackoff, Backoff requeueBackoff, HeartbeatSchedule heartbeat,
                              Duration drainGrace, Optional<AdaptiveWindow.Settings> adaptive,
-                             Duration adaptiveInterval, TierCatalogue tiers) {
+                             Duration adaptiveInterval, TierCatalogue tiers, WorkerRetries retries) {
     public static final Duration MAX_WAIT_TIME = Duration.ofSeconds(20);
 
     public WorkerSettings {
@@ -65,7 +65,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
                 new AttemptPolicy(maxReceiveCount), modelTimeout, retry.maxCalls(),
                 Backoff.exponential(retry.initialBackoff(), retry.maxBackoff()),
                 Backoff.exponential(retry.requeueDelay(), retry.maxRequeueDelay()), heartbeat, config.drainGrace(),
-                window, adaptive.interval(), tiers);
+                window, adaptive.interval(), tiers, WorkerRetries.of(retry));
     }
 
     /** A copy with another window size (the adaptive maximum follows). */
@@ -73,7 +73,7 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
         Optional<AdaptiveWindow.Settings> window = adaptive.map(a -> new AdaptiveWindow.Settings(
                 Math.min(a.min(), max), max, a.waitingThreshold(), a.shrinkAfter()));
         return new WorkerSettings(tier, taskArn, max, windowSizing, waitTime, visibilityTimeout, attempts, modelTimeout,
-                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval, tiers);
+                maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval, tiers, retries);
     }
 
     /**
@@ -86,34 +86,34 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
                 Math.min(a.min(), sizing.window()), sizing.window(), sizing.headroom(), a.shrinkAfter()));
         return new WorkerSettings(tier, taskArn, sizing.window(), sizing, waitTime, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, window, adaptiveInterval,
-                tiers);
+                tiers, retries);
     }
 
     /** A copy serving another tier of the same catalogue. */
     public WorkerSettings withTier(Tier other) {
         return new WorkerSettings(other, taskArn, maxInFlight, windowSizing, waitTime, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
-                tiers);
+                tiers, retries);
     }
 
     /** A copy for a queue with another visibility timeout (the heartbeat follows). */
     public WorkerSettings withVisibilityTimeout(Duration visibility) {
         return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, waitTime, visibility, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, HeartbeatSchedule.forVisibility(visibility),
-                drainGrace, adaptive, adaptiveInterval, tiers);
+                drainGrace, adaptive, adaptiveInterval, tiers, retries);
     }
 
     /** A copy with another long-poll wait. */
     public WorkerSettings withWaitTime(Duration wait) {
         return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, wait, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
-                tiers);
+                tiers, retries);
     }
 
     /** A copy without the adaptive window. */
     public WorkerSettings withoutAdaptiveWindow() {
         return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, waitTime, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, Optional.empty(),
-                adaptiveInterval, tiers);
+                adaptiveInterval, tiers, retries);
     }
 }

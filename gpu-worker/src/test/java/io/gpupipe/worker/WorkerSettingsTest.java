@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.worker.support.WorkerConfigs;
 import java.time.Duration;
 import java.util.Map;
@@ -16,6 +17,41 @@ import org.junit.jupiter.api.Test;
 class WorkerSettingsTest {
     private static final QueueAttributes QUEUE = new QueueAttributes(Duration.ofSeconds(300), Optional.of(5),
             Optional.of("http://localhost/000000000000/gpupipe-dlq"));
+
+    @Test
+    void resolve_shouldBuildEachRetryLoopsPolicy_fromTheRetryKeys() {
+        // when
+        WorkerSettings settings = WorkerSettings.resolve(config(Map.of(
+                "gpupipe.worker.retry.result-write-attempts", "6",
+                "gpupipe.worker.retry.result-write-backoff", "100ms",
+                "gpupipe.worker.retry.result-write-max-backoff", "3s",
+                "gpupipe.worker.retry.delete-attempts", "3",
+                "gpupipe.worker.retry.receive-backoff", "2s",
+                "gpupipe.worker.retry.max-receive-backoff", "30s",
+                "gpupipe.worker.retry.marker-attempts", "5")), QUEUE, "arn:task");
+        // then
+        WorkerRetries retries = settings.retries();
+        assertThat(retries.resultWrites()).isEqualTo(RetryPolicy.exponential(6, Duration.ofMillis(100),
+                Duration.ofSeconds(3)));
+        assertThat(retries.deletes().maxAttempts()).isEqualTo(3);
+        assertThat(retries.deletes().firstDelay()).isEqualTo(Duration.ofMillis(200));
+        assertThat(retries.receives().maxAttempts()).as("the poller never gives up").isEqualTo(RetryPolicy.UNLIMITED);
+        assertThat(retries.receives().firstDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(retries.receives().maxDelay()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(retries.markerChanges()).isEqualTo(RetryPolicy.immediate(5));
+    }
+
+    @Test
+    void resolve_shouldKeepTheRetryDefaults_whenNotConfigured() {
+        WorkerRetries retries = WorkerSettings.resolve(config(Map.of()), QUEUE, "arn:task").retries();
+        assertThat(retries.resultWrites()).isEqualTo(RetryPolicy.exponential(4, Duration.ofMillis(250),
+                Duration.ofSeconds(2)));
+        assertThat(retries.deletes()).isEqualTo(RetryPolicy.exponential(2, Duration.ofMillis(200),
+                Duration.ofMillis(200)));
+        assertThat(retries.receives().capAfter(1)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(retries.receives().capAfter(10)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(retries.markerChanges()).isEqualTo(RetryPolicy.immediate(3));
+    }
 
     @Test
     void resolve_shouldTakeVisibilityAndReceiveLimitFromTheQueue_whenNotConfigured() {

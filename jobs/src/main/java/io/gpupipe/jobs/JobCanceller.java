@@ -3,11 +3,13 @@ package io.gpupipe.jobs;
 import io.gpupipe.jobs.port.JobStore.StoredMarker;
 import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.port.StoreRetries;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.owner.JobKey;
+import io.gpupipe.model.retry.Retry;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -19,7 +21,6 @@ import org.jboss.logging.Logger;
  * batch is cancelled only with its batch ({@link Scope#BATCH_MEMBER}), so its batch's counts stay whole.
  */
 public final class JobCanceller {
-    public static final int CANCEL_ATTEMPTS = 3;
     private static final Logger LOG = Logger.getLogger(JobCanceller.class);
 
     /** Who asks: a client for one job, or a batch's cancel for its lines. */
@@ -60,7 +61,8 @@ public final class JobCanceller {
     /** Cancels the job {@code key} names if it has not started; every answer shows the id its client knows. */
     private CancelOutcome cancel(JobStore store, JobKey key, Scope scope) {
         String id = key.storedId();
-        for (int attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
+        Retry retry = StoreRetries.CONFIGURED.changedMarkers().start();
+        do {
             Optional<StoredMarker> marker = store.readMarker(id);
             Optional<JobResult> result = marker.isPresent() && marker.get().state().status() != JobStatus.QUEUED
                     ? Optional.empty() : store.readResult(id);
@@ -82,8 +84,8 @@ public final class JobCanceller {
                 return new CancelOutcome.Cancelled(JobView.of(key, Optional.of(cancelled), Optional.empty())
                         .orElseThrow());
             }
-            LOG.infof("marker of %s changed while cancelling (attempt %d); re-reading", id, attempt + 1);
-        }
+            LOG.infof("marker of %s changed while cancelling (attempt %d); re-reading", id, retry.attempt());
+        } while (retry.another());
         return JobView.of(key, store.readMarker(id).map(StoredMarker::state), store.readResult(id))
                 .<CancelOutcome>map(CancelOutcome.NotCancellable::new)
                 .orElseGet(() -> new CancelOutcome.NotFound(key.visibleId()));

@@ -7,6 +7,7 @@ import io.gpupipe.jobs.port.QueueRejectedMessageException;
 import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.port.StoreRetries;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
@@ -15,6 +16,7 @@ import io.gpupipe.model.JobView;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.retry.Retry;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,7 +38,6 @@ import org.jboss.logging.Logger;
  * written concurrently and its new jobs sent in batches of SendMessageBatch.
  */
 public final class JobSubmitter {
-    public static final int SUBMIT_ATTEMPTS = 3;
     private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
 
     private final JobStore store;
@@ -164,7 +165,8 @@ public final class JobSubmitter {
 
     private Claim claim(JobStore store, InferenceJob job, Tier tier) {
         JobState marker = JobState.queued(job, tier, clock.instant());
-        for (int attempt = 0; attempt < SUBMIT_ATTEMPTS; attempt++) {
+        Retry retry = StoreRetries.CONFIGURED.changedMarkers().start();
+        do {
             Optional<String> created = store.createMarker(marker);
             if (created.isPresent()) {
                 return new Claim.Created(created.get());
@@ -172,7 +174,7 @@ public final class JobSubmitter {
             Optional<StoredMarker> existing = store.readMarker(job.requestId());
             if (existing.isEmpty()) {
                 LOG.infof("marker of %s was taken back while resubmitting (attempt %d); creating it", job.requestId(),
-                        attempt + 1);
+                        retry.attempt());
                 continue;
             }
             if (existing.get().state().equals(marker)) {
@@ -183,9 +185,9 @@ public final class JobSubmitter {
             if (resubmitted.isPresent()) {
                 return new Claim.Settled(resubmitted.get());
             }
-        }
+        } while (retry.another());
         throw new StoreUnavailableException("the marker of " + job.requestId() + " kept changing while submitting ("
-                + SUBMIT_ATTEMPTS + " attempts)", null);
+                + retry.attempt() + " attempts)", null);
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.gpupipe.adapters.aws;
 
 import io.gpupipe.jobs.port.StoreUnavailableException;
+import io.gpupipe.jobs.port.StoreRetries;
 import io.gpupipe.model.S3Uris;
+import io.gpupipe.model.retry.Retry;
 import java.io.InputStream;
 import java.net.URL;
 import java.time.Duration;
@@ -26,9 +28,6 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * {@link StoreUnavailableException}.
  */
 public final class S3Objects {
-    /** Attempts of one conditional write while S3 answers 409; then the store counts as unavailable. */
-    static final int CONFLICT_ATTEMPTS = 5;
-    private static final long CONFLICT_PAUSE_MILLIS = 50;
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
     private static final int PRECONDITION_FAILED = 412;
@@ -153,7 +152,8 @@ public final class S3Objects {
      * 409 is retried.
      */
     private <T> Optional<T> conditionally(String action, String key, boolean goneFails, Supplier<T> call) {
-        for (int attempt = 1; ; attempt++) {
+        Retry conflicts = StoreRetries.CONFIGURED.conditionalConflicts().start();
+        while (true) {
             try {
                 return Optional.of(call.get());
             } catch (S3Exception e) {
@@ -163,23 +163,13 @@ public final class S3Objects {
                 if (e.statusCode() != CONFLICT) {
                     throw unavailable(action, key, e);
                 }
-                if (attempt >= CONFLICT_ATTEMPTS) {
-                    throw unavailable(action + " (" + attempt + " attempts met a concurrent conditional write)",
-                            key, e);
+                if (!conflicts.another()) {
+                    throw unavailable(action + (conflicts.interrupted() ? " (interrupted)" : " (" + conflicts.attempt()
+                            + " attempts met a concurrent conditional write)"), key, e);
                 }
-                pauseAfterConflict(action, key, attempt, e);
             } catch (SdkException e) {
                 throw unavailable(action, key, e);
             }
-        }
-    }
-
-    private void pauseAfterConflict(String action, String key, int attempt, S3Exception e) {
-        try {
-            Thread.sleep(CONFLICT_PAUSE_MILLIS * attempt);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw unavailable(action + " (interrupted)", key, e);
         }
     }
 

@@ -12,8 +12,6 @@ import io.gpupipe.model.batch.BatchEvent;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
-import io.gpupipe.model.notify.CallbackDelivery;
-import io.gpupipe.model.notify.RecordOutcome;
 import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.notifier.domain.RecordOutcome;
 import jakarta.enterprise.context.ApplicationScoped;

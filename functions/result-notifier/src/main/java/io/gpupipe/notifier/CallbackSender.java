@@ -7,6 +7,8 @@ import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.notify.HostResolver;
 import io.gpupipe.model.notify.LegacyCallbackSignature;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.URI;
@@ -21,11 +23,11 @@ import java.util.Set;
 /**
  * POSTs a signed result event to a job's callback URL: checks the target ({@link CallbackTargetPolicy}), then tries
  * up to {@code max-attempts} times with the JDK HttpClient (connect and per-request timeouts, redirects never
- * followed), pausing as {@link CallbackRetryPolicy} says between attempts. A plain loop instead of a fault-tolerance
- * library: three attempts and a backoff need no interceptor, and the policy it follows is unit-tested in
- * shared-model. Signed the Standard Webhooks way ({@link CallbackSignature}): every attempt carries the same
- * {@code webhook-id} (the caller's, stable across redeliveries too) and is signed afresh, so its timestamp is current;
- * the deprecated {@code X-Gpupipe-Signature} pair is added while {@code callback.legacy-signature} is on.
+ * followed), pausing as {@link CallbackRetryPolicy} says between attempts: the loop every retry runs
+ * ({@link RetryPolicy}), whose attempts and pauses are unit-tested in shared-model. Signed the Standard Webhooks way
+ * ({@link CallbackSignature}): every attempt carries the same {@code webhook-id} (the caller's, stable across
+ * redeliveries too) and is signed afresh, so its timestamp is current; the deprecated {@code X-Gpupipe-Signature}
+ * pair is added while {@code callback.legacy-signature} is on.
  */
 @ApplicationScoped
 public class CallbackSender {
@@ -88,7 +90,9 @@ public class CallbackSender {
         String key = secret.value();
         Integer lastStatus = null;
         String lastError = null;
-        for (int attempt = 1; ; attempt++) {
+        Retry retry = retries.attempts().start();
+        while (true) {
+            int attempt = retry.attempt();
             try {
                 int status = http.send(request(uri, messageId, body, key), HttpResponse.BodyHandlers.discarding())
                         .statusCode();
@@ -108,7 +112,7 @@ public class CallbackSender {
                 Thread.currentThread().interrupt();
                 return CallbackDelivery.failed(attempt, lastStatus, "interrupted");
             }
-            if (!retries.mayRetryAfter(attempt) || !pause(retries.backoffAfter(attempt))) {
+            if (!retry.another()) {
                 return CallbackDelivery.failed(attempt, lastStatus, lastError);
             }
         }
@@ -129,15 +133,5 @@ public class CallbackSender {
                             LegacyCallbackSignature.sign(secretValue, timestamp, body));
         }
         return request.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
-    }
-
-    private static boolean pause(Duration backoff) {
-        try {
-            Thread.sleep(backoff.toMillis());
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

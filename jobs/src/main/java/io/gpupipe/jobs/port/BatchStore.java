@@ -2,6 +2,7 @@ package io.gpupipe.jobs.port;
 
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.retry.Retry;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Collection;
@@ -15,8 +16,6 @@ import java.util.function.Function;
  * ended records, listings, and presigned links. Failures to reach the store throw {@link StoreUnavailableException}.
  */
 public interface BatchStore {
-    int UPDATE_ATTEMPTS = 5;
-
     /** Writes the batch record only if none exists: its ETag, or empty when one exists. */
     Optional<String> create(BatchState state);
 
@@ -68,7 +67,8 @@ public interface BatchStore {
      * Empty when there is no such batch.
      */
     default Optional<BatchState> update(String batchId, Function<BatchState, Optional<BatchState>> change) {
-        for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+        Retry retry = StoreRetries.CONFIGURED.changedBatches().start();
+        do {
             Optional<StoredBatch> stored = read(batchId);
             if (stored.isEmpty()) {
                 return Optional.empty();
@@ -80,8 +80,8 @@ public interface BatchStore {
             if (replace(next.get(), stored.get().eTag())) {
                 return next;
             }
-        }
-        throw new StoreUnavailableException("the record of batch " + batchId + " kept changing (" + UPDATE_ATTEMPTS
+        } while (retry.another());
+        throw new StoreUnavailableException("the record of batch " + batchId + " kept changing (" + retry.attempt()
                 + " attempts)", null);
     }
 }

@@ -4,11 +4,14 @@ import io.gpupipe.jobs.port.QuotaLedgers.StoredLedger;
 import io.gpupipe.jobs.port.QuotaLedgers;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.jobs.quota.QuotaKind;
+import io.gpupipe.jobs.quota.UnfinishedLedger;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
@@ -22,17 +25,19 @@ import org.jboss.logging.Logger;
  */
 public final class OwnerQuotas {
     private static final Logger LOG = Logger.getLogger(OwnerQuotas.class);
-    private static final long MAX_PAUSE_MILLIS = 100;
+    /** Contenders for one ledger pause a random while below a cap that doubles from 10 to 100 ms. */
+    private static final RetryPolicy CONTENTION = RetryPolicy.exponential(RetryPolicy.UNLIMITED,
+            Duration.ofMillis(10), Duration.ofMillis(100)).withJitter(RetryPolicy.Jitter.FULL);
 
     private final QuotaLedgers ledgers;
     private final Clock clock;
-    private final Duration contention;
+    private final RetryPolicy contention;
 
     /** {@code contention}: how long one update may keep meeting concurrent writers before it gives up. */
     public OwnerQuotas(QuotaLedgers ledgers, Clock clock, Duration contention) {
         this.ledgers = ledgers;
         this.clock = clock;
-        this.contention = contention;
+        this.contention = CONTENTION.within(contention);
     }
 
     /**
@@ -65,8 +70,8 @@ public final class OwnerQuotas {
      * @throws StoreUnavailableException when the ledger cannot be read or written, or kept changing too long
      */
     public Admission admit(Owner owner, QuotaKind kind, String id, Limit limit, Predicate<String> stillUnfinished) {
-        long deadline = System.nanoTime() + contention.toNanos();
-        for (int attempt = 1; ; attempt++) {
+        Retry retry = contention.start();
+        while (true) {
             Optional<StoredLedger> stored = ledgers.read(owner, kind);
             UnfinishedLedger ledger = stored.map(StoredLedger::ledger).orElse(UnfinishedLedger.EMPTY);
             UnfinishedLedger.Admission decision = ledger.admit(id, clock.instant(), limit.max(), limit.lifetime(),
@@ -88,7 +93,7 @@ public final class OwnerQuotas {
                         kind.counted(), owner);
                 write(owner, kind, stored, ledger.without(finished));
             }
-            pause(kind, owner, attempt, deadline);
+            pause(kind, owner, retry);
         }
     }
 
@@ -99,8 +104,8 @@ public final class OwnerQuotas {
      * @throws StoreUnavailableException when the ledger cannot be read or written, or kept changing too long
      */
     public void release(Owner owner, QuotaKind kind, String id) {
-        long deadline = System.nanoTime() + contention.toNanos();
-        for (int attempt = 1; ; attempt++) {
+        Retry retry = contention.start();
+        while (true) {
             Optional<StoredLedger> stored = ledgers.read(owner, kind);
             if (stored.isEmpty() || !stored.get().ledger().contains(id)) {
                 return;
@@ -108,7 +113,7 @@ public final class OwnerQuotas {
             if (ledgers.replace(owner, kind, stored.get().ledger().without(List.of(id)), stored.get().eTag())) {
                 return;
             }
-            pause(kind, owner, attempt, deadline);
+            pause(kind, owner, retry);
         }
     }
 
@@ -118,17 +123,14 @@ public final class OwnerQuotas {
     }
 
     /** Another writer won: wait a random, growing while (so contenders spread out), or give up at the deadline. */
-    private static void pause(QuotaKind kind, Owner owner, int attempt, long deadline) {
-        if (System.nanoTime() >= deadline) {
-            throw new StoreUnavailableException("the ledger of " + kind.counted() + " of " + owner
-                    + " kept changing (" + attempt + " attempts)", null);
+    private static void pause(QuotaKind kind, Owner owner, Retry retry) {
+        if (retry.another()) {
+            return;
         }
-        long bound = Math.min(MAX_PAUSE_MILLIS, 5L << Math.min(attempt, 5));
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, bound + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (retry.interrupted()) {
             throw new StoreUnavailableException("interrupted while updating the ledger of " + owner, null);
         }
+        throw new StoreUnavailableException("the ledger of " + kind.counted() + " of " + owner
+                + " kept changing (" + retry.attempt() + " attempts)", null);
     }
 }

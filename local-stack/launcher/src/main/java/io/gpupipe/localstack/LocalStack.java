@@ -205,7 +205,7 @@ public final class LocalStack implements AutoCloseable {
             notifier.awaitReady(FUNCTION_START_LIMIT);
             SamTemplate.Function wiring = sam.function("result-notifier");
             s3Events = new S3EventDelivery(notifier, key -> wiring.s3Filters().stream().anyMatch(f -> f.passes(key)),
-                    this::objectSize, console, Duration.ofSeconds(1));
+                    this::objectSize, console, wiring.asyncRetries(), Duration.ofSeconds(1));
             aws.onObjectCreated(s3Events);
             callbackRetryEvents = sqsEvents("callback-retries", notifier, "result-notifier");
         }

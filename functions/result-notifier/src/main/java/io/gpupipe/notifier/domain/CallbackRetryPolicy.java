@@ -1,5 +1,6 @@
 package io.gpupipe.notifier.domain;
 
+import io.gpupipe.model.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -39,18 +40,18 @@ public record CallbackRetryPolicy(int maxAttempts, Duration initialBackoff, Dura
         return Verdict.GIVE_UP;
     }
 
+    /** The attempts and pauses of one run, as every retry loop has them. */
+    public RetryPolicy attempts() {
+        return RetryPolicy.exponential(maxAttempts, initialBackoff, maxBackoff);
+    }
+
     /** True when another attempt may follow {@code attemptsMade} failed ones. */
     public boolean mayRetryAfter(int attemptsMade) {
-        return attemptsMade < maxAttempts;
+        return attempts().allowsAnotherAfter(attemptsMade);
     }
 
     /** The pause before attempt {@code attemptsMade + 1}: initial × 2^(attemptsMade − 1), capped. */
     public Duration backoffAfter(int attemptsMade) {
-        if (attemptsMade < 1) {
-            return Duration.ZERO;
-        }
-        int doublings = Math.min(attemptsMade - 1, 30);
-        Duration backoff = initialBackoff.multipliedBy(1L << doublings);
-        return backoff.compareTo(maxBackoff) > 0 ? maxBackoff : backoff;
+        return attemptsMade < 1 ? Duration.ZERO : attempts().capAfter(attemptsMade);
     }
 }

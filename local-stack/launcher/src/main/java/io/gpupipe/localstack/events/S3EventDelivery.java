@@ -4,9 +4,12 @@ import io.gpupipe.localaws.ObjectCreatedListener;
 import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
+import io.gpupipe.localstack.sam.SamTemplate;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.batch.BatchLayout;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,17 +25,15 @@ import java.util.function.ToLongBiFunction;
 /**
  * S3 event notifications for the results bucket: every object written under {@code results/} ending in
  * {@code .json}, and every batch's {@code batches/{id}/final.json} (the deployment's two filters), becomes an {@code ObjectCreated:Put} event delivered to the result
- * notifier asynchronously, as S3 does, with Lambda's asynchronous retry policy (2 retries; here after 1 s and 2 s
- * instead of 1 and 2 minutes).
+ * notifier asynchronously, as S3 does, with Lambda's asynchronous retry policy (the template's MaximumRetryAttempts,
+ * 2; here after 1 s and 2 s instead of 1 and 2 minutes).
  */
 public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseable {
-    private static final int RETRIES = 2;
-
     private final FunctionInvoker notifier;
     private final Predicate<String> keyFilter;
     private final ToLongBiFunction<String, String> sizeLookup;
     private final Console console;
-    private final Duration retryDelay;
+    private final RetryPolicy retries;
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "s3-event-delivery");
         t.setDaemon(true);
@@ -42,20 +43,26 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
-    /** {@code sizeLookup} answers an object's size when the put did not say it. */
+    /** {@code sizeLookup} answers an object's size when the put did not say it; Lambda's default 2 retries. */
     public S3EventDelivery(FunctionInvoker notifier, ToLongBiFunction<String, String> sizeLookup, Console console,
                            Duration retryDelay) {
-        this(notifier, S3EventDelivery::matchesFilter, sizeLookup, console, retryDelay);
+        this(notifier, S3EventDelivery::matchesFilter, sizeLookup, console, SamTemplate.DEFAULT_ASYNC_RETRIES,
+                retryDelay);
     }
 
-    /** Delivers the objects whose keys {@code keyFilter} passes (the template's notification filters). */
+    /**
+     * Delivers the objects whose keys {@code keyFilter} passes (the template's notification filters), retrying a
+     * failed invocation {@code asyncRetries} times (the function's MaximumRetryAttempts) after {@code retryDelay},
+     * then twice that.
+     */
     public S3EventDelivery(FunctionInvoker notifier, Predicate<String> keyFilter,
-                           ToLongBiFunction<String, String> sizeLookup, Console console, Duration retryDelay) {
+                           ToLongBiFunction<String, String> sizeLookup, Console console, int asyncRetries,
+                           Duration retryDelay) {
         this.notifier = notifier;
         this.keyFilter = keyFilter;
         this.sizeLookup = sizeLookup;
         this.console = console;
-        this.retryDelay = retryDelay;
+        this.retries = RetryPolicy.exponential(asyncRetries + 1, retryDelay, retryDelay.multipliedBy(2));
     }
 
     /**
@@ -81,36 +88,27 @@ public final class S3EventDelivery implements ObjectCreatedListener, AutoCloseab
         long knownSize = size >= 0 ? size : sizeLookup.applyAsLong(bucket, key);
         byte[] event = JobJson.write(AwsEvents.objectCreated(bucket, key, knownSize, eTag, sequencer, at))
                 .getBytes(StandardCharsets.UTF_8);
-        for (int attempt = 0; attempt <= RETRIES; attempt++) {
-            if (attempt > 0 && !sleep(retryDelay.multipliedBy(attempt))) {
-                return;
-            }
+        Retry retry = retries.start();
+        do {
             try {
                 LambdaFunction.Invocation result = notifier.invoke(event);
                 if (result.ok()) {
                     delivered.incrementAndGet();
                     return;
                 }
-                console.component("s3-events", key + ": the notifier failed (attempt " + (attempt + 1) + " of "
-                        + (RETRIES + 1) + "): " + new String(result.payload(), StandardCharsets.UTF_8));
+                console.component("s3-events", key + ": the notifier failed (attempt " + retry.attempt() + " of "
+                        + retry.maxAttempts() + "): " + new String(result.payload(), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                console.component("s3-events", key + ": cannot reach the notifier (attempt " + (attempt + 1)
+                console.component("s3-events", key + ": cannot reach the notifier (attempt " + retry.attempt()
                         + "): " + e.getMessage());
             }
+        } while (retry.another());
+        if (retry.interrupted()) {
+            return;
         }
         failed.incrementAndGet();
-        console.component("s3-events", key + ": event dropped after " + (RETRIES + 1)
+        console.component("s3-events", key + ": event dropped after " + retry.attempt()
                 + " attempts (in AWS it would go to the function's on-failure destination)");
-    }
-
-    private static boolean sleep(Duration delay) {
-        try {
-            Thread.sleep(delay.toMillis());
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     /** Events the notifier accepted. */

@@ -7,8 +7,11 @@ import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,6 +36,9 @@ public final class SqsEventSource implements AutoCloseable {
     /** SQS's largest receive, the event source mapping's default batch size. */
     public static final int DEFAULT_BATCH_SIZE = 10;
     private static final int WAIT_SECONDS = 5;
+    /** Polls again a second after a failed receive, as long as the source runs (stopped only when interrupted). */
+    private static final RetryPolicy POLL_FAILURES = RetryPolicy.exponential(RetryPolicy.UNLIMITED,
+            Duration.ofSeconds(1), Duration.ofSeconds(1));
 
     private final String label;
     private final FunctionInvoker function;
@@ -82,18 +88,22 @@ public final class SqsEventSource implements AutoCloseable {
     }
 
     private void pollLoop() {
+        Retry failures = POLL_FAILURES.start();
         while (running) {
             try {
                 List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(batchSize)
                         .waitTimeSeconds(WAIT_SECONDS).messageSystemAttributeNames(MessageSystemAttributeName.ALL)
                         .messageAttributeNames("All")).messages();
+                failures.reset();
                 if (!batch.isEmpty()) {
                     deliver(batch);
                 }
             } catch (RuntimeException e) {
                 if (running) {
                     console.component(label, "polling failed: " + e.getMessage());
-                    pause();
+                    if (!failures.another()) {
+                        return;
+                    }
                 }
             }
         }
@@ -201,14 +211,6 @@ public final class SqsEventSource implements AutoCloseable {
         node.putArray("binaryListValues");
         node.put("dataType", value.dataType());
         return node;
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Messages deleted after the function settled them. */

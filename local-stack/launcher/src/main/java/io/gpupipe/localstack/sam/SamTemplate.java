@@ -43,10 +43,17 @@ public final class SamTemplate {
         }
     }
 
-    /** One function: its logical id, module (functions/{module}/target/function.zip), memory, timeout, sources. */
+    /**
+     * One function: its logical id, module (functions/{module}/target/function.zip), memory, timeout, sources, and
+     * how often Lambda retries an asynchronous invocation that failed ({@code EventInvokeConfig}'s
+     * MaximumRetryAttempts; Lambda's default is 2).
+     */
     public record Function(String logicalId, String module, int memoryMiB, Duration timeout,
-                           List<SqsSource> sqsSources, List<S3Filter> s3Filters) {
+                           List<SqsSource> sqsSources, List<S3Filter> s3Filters, int asyncRetries) {
     }
+
+    /** Lambda's retries of a failed asynchronous invocation when the function sets none. */
+    public static final int DEFAULT_ASYNC_RETRIES = 2;
 
     /** Reads {@code repo}/sam-template.yaml. */
     public static SamTemplate read(Path repo) {
@@ -110,8 +117,11 @@ public final class SamTemplate {
                         ((Number) mapping.getOrDefault("BatchSize", 10)).intValue()));
             }
         }
+        int asyncRetries = ((Number) map(properties.get("EventInvokeConfig"))
+                .getOrDefault("MaximumRetryAttempts", DEFAULT_ASYNC_RETRIES)).intValue();
         return new Function(logicalId, module, jvmValue(properties.get("MemorySize")),
-                Duration.ofSeconds(jvmValue(properties.get("Timeout"))), List.copyOf(sqs), List.copyOf(s3));
+                Duration.ofSeconds(jvmValue(properties.get("Timeout"))), List.copyOf(sqs), List.copyOf(s3),
+                asyncRetries);
     }
 
     /** A number, or {@code !If [IsNative, native, jvm]}'s JVM branch (the local stack runs the JVM packages). */

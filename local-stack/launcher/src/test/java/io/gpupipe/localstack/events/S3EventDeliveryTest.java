@@ -61,6 +61,23 @@ class S3EventDeliveryTest {
     }
 
     @Test
+    void objectCreated_shouldTryOnce_whenTheFunctionAsksForNoRetries() {
+        // given a function whose EventInvokeConfig says MaximumRetryAttempts: 0
+        failuresLeft.set(10);
+        S3EventDelivery delivery = new S3EventDelivery(event -> {
+            events.add(JobJson.mapper().readTree(event));
+            return new LambdaFunction.Invocation(failuresLeft.getAndDecrement() <= 0, false,
+                    "null".getBytes(StandardCharsets.UTF_8));
+        }, S3EventDelivery::matchesFilter, (bucket, key) -> 77, console, 0, Duration.ofMillis(10));
+        // when
+        delivery.objectCreated("b", "results/1.json", 10, "e");
+        delivery.drain(Duration.ofSeconds(5));
+        // then
+        assertThat(events).hasSize(1);
+        assertThat(delivery.failed()).isEqualTo(1);
+    }
+
+    @Test
     void objectCreated_shouldSucceedOnRetry_whenTheNotifierRecovers() {
         // given
         failuresLeft.set(1);

@@ -25,6 +25,21 @@ class SamTemplateTest {
     }
 
     @Test
+    void asyncRetries_shouldBeTheTemplatesMaximumRetryAttempts_orLambdasDefault() {
+        assertThat(TEMPLATE.function("result-notifier").asyncRetries()).isEqualTo(2);
+        assertThat(TEMPLATE.function("scaling-metric").asyncRetries()).as("its EventInvokeConfig says 0").isZero();
+        assertThat(SamTemplate.parse("""
+                Resources:
+                  Fn:
+                    Type: AWS::Serverless::Function
+                    Properties:
+                      CodeUri: functions/x/target/function.zip
+                      MemorySize: 256
+                      Timeout: 10
+                """).function("x").asyncRetries()).isEqualTo(SamTemplate.DEFAULT_ASYNC_RETRIES);
+    }
+
+    @Test
     void everyFunction_shouldHaveItsJvmMemoryTimeoutAndQueues_asTheTemplateSays() {
         assertThat(TEMPLATE.function("router")).extracting(SamTemplate.Function::memoryMiB,
                 SamTemplate.Function::timeout).containsExactly(1024, Duration.ofSeconds(15));
