@@ -104,11 +104,11 @@ public final class Banner {
                 ? " (in memory)" : " (on disk: " + options.dataDir().toAbsolutePath() + ")"));
         row(b, "workers", options.workers().isEmpty() ? "none (--workers none)" : options.workers().stream()
                 .map(Tier::wireName).collect(Collectors.joining(", ")) + " - " + backend(stack));
-        stack.router().ifPresent(f -> row(b, "router invoke API", invoke(f)));
-        stack.notifier().ifPresent(f -> row(b, "result notifier", invoke(f) + "  (S3 results/*.json events; SNS "
+        row(b, "router invoke API", invoke(stack.functions().router()));
+        stack.functions().notifier().ifPresent(f -> row(b, "result notifier", invoke(f) + "  (S3 results/*.json events; SNS "
                 + "and signed callbacks, secret " + ComponentEnvironment.CALLBACK_SECRET + ", for Standard Webhooks "
                 + "libraries " + CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET).whsec() + ")"));
-        stack.scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "
+        stack.functions().scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "
                 + options.metricInterval().toSeconds() + " s; prints what it would publish)"));
         if (options.backend() == Backend.EMBEDDED && stack.textModel().isEmpty()) {
             b.append("\nNo text model: text jobs will end failed/model_unavailable. Give one with --text-model "

@@ -350,7 +350,7 @@ class LocalStackChaosSoakTest {
      * hidden (not deleted) while read so that each is seen once. Whatever is still in flight is counted as unread.
      */
     private SoakVerdict.DeadLetters readDeadLetters(LocalStack stack, SqsClient sqs) {
-        stack.dlqEvents().ifPresent(SqsEventSource::close);
+        stack.events().dlq().ifPresent(SqsEventSource::close);
         String dlq = stack.aws().queueUrl(LocalAws.DLQ);
         int visibilitySeconds = Integer.parseInt(dlqAttribute(sqs, dlq, QueueAttributeName.VISIBILITY_TIMEOUT));
         long deadline = System.nanoTime() + Duration.ofSeconds(visibilitySeconds + 10L).toNanos();

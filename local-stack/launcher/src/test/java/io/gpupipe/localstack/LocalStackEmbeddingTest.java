@@ -104,7 +104,7 @@ class LocalStackEmbeddingTest {
 
     @Test
     void embeddingBatch_shouldWriteOpenAisEmbeddingLines_theSameVectorsOnARepeat() {
-        assumeTrue(stack.batchEvents().isPresent(), "skipped: functions/batch not built");
+        assumeTrue(stack.events().batch().isPresent(), "skipped: functions/batch not built");
         // given
         String lines = String.join("\n",
                 line("a", "\"Once upon a time\""),
