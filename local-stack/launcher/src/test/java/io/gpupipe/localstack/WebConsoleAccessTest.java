@@ -145,7 +145,7 @@ class WebConsoleAccessTest {
 
     private static String submit(ApiClient caller, String prompt) {
         String id = UUID.randomUUID().toString();
-        ApiClient.Reply reply = caller.submit("{\"requestId\":\"" + id + "\",\"task\":\"text\",\"prompt\":\""
+        ApiClient.Reply reply = caller.submit("{\"requestId\":\"" + id + "\",\"task\":\"generate\",\"prompt\":\""
                 + prompt + "\"}");
         assertThat(reply.status()).as(reply.body().toString()).isEqualTo(202);
         return id;
