@@ -96,7 +96,8 @@ public final class Banner {
         row(b, "API description", stack.apiUri() + ApiDescription.PATH + "  (OpenAPI 3.1)");
         callers(b, stack);
         stack.consoleUri().ifPresent(uri -> row(b, "web console", uri + "  jobs, queues, workers, DLQ, scaling "
-                + "(local only; --no-console turns it off)"));
+                + "(local only; " + (options.requireToken() ? "asks for a token, shows that caller's jobs; " : "")
+                + "--no-console turns it off)"));
         row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + aws.tiers().tiers().stream()
                 .map(TierDefinition::queue).collect(Collectors.joining(", ")) + ", " + LocalAws.DLQ
                 + " (redrive after " + aws.maxReceiveCount() + " receives)");
@@ -105,7 +106,8 @@ public final class Banner {
         row(b, "workers", options.workers().isEmpty() ? "none (--workers none)" : options.workers().stream()
                 .map(Tier::wireName).collect(Collectors.joining(", ")) + " - " + backend(stack));
         row(b, "router invoke API", invoke(stack.functions().router()));
-        stack.functions().notifier().ifPresent(f -> row(b, "result notifier", invoke(f) + "  (S3 results/*.json events; SNS "
+        stack.functions().notifier().ifPresent(f -> row(b, "result notifier", invoke(f)
+                + "  (S3 results/*.json events; SNS "
                 + "and signed callbacks, secret " + ComponentEnvironment.CALLBACK_SECRET + ", for Standard Webhooks "
                 + "libraries " + CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET).whsec() + ")"));
         stack.functions().scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "

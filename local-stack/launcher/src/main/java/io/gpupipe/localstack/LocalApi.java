@@ -16,12 +16,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 
-/** The local stack's HTTP API: the facade in front of the router, with the local callers' JWKS and the API's description. */
+/**
+ * The local stack's HTTP API: the facade in front of the router, with the local callers' JWKS and the API's
+ * description.
+ */
 final class LocalApi {
     private LocalApi() {
     }
 
-    /** The facade on {@code port}, serving the JWKS at {@link LocalStack#JWKS_PATH} (also written to {@code runDir}). */
+    /** The facade on {@code port}, with the JWKS at {@link LocalStack#JWKS_PATH} (also written to {@code runDir}). */
     static HttpApiFacade start(int port, LambdaFunction router, LocalCallers callers, Path runDir, Console console) {
         try {
             HttpApiFacade facade = HttpApiFacade.start(port, HttpApiRoute.ROUTER, router, console, callers);

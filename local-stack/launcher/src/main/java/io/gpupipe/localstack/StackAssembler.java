@@ -22,7 +22,6 @@ import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.localstack.internal.Ports;
 import io.gpupipe.localstack.internal.WorkerProcess;
 import io.gpupipe.localstack.internal.WorkerSupervisor;
-import io.gpupipe.localstack.sam.LocalQueues;
 import io.gpupipe.localstack.sam.SamTemplate;
 import io.gpupipe.model.Tier;
 import java.io.IOException;
@@ -37,7 +36,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Starts the local stack's components in dependency order and returns the {@link LocalStack} they make. Each
@@ -54,7 +52,6 @@ final class StackAssembler {
     static final Duration WORKER_START_LIMIT = Duration.ofMinutes(5);
     static final Duration WORKER_DRAIN_LIMIT = Duration.ofSeconds(110);
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
-    private static final Duration FUNCTION_STOP_GRACE = Duration.ofSeconds(10);
 
     private final LaunchOptions options;
     private final Console console;
@@ -98,7 +95,7 @@ final class StackAssembler {
         }
         SamTemplate sam = SamTemplate.read(packages.repo());
         Path runDir = closer.add(Stage.FILES, createRunDir(), ComponentPackages::deleteTree);
-        FunctionStarts functions = new FunctionStarts(sam, runDir);
+        FunctionStarts functions = new FunctionStarts(packages, sam, runDir, closer, console, notes);
 
         step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
         LocalAws aws = closer.add(Stage.STORAGE, LocalAws.start(overrides.localAws(LocalAwsOptions.defaults()
@@ -136,7 +133,7 @@ final class StackAssembler {
             Map<String, String> workerEnv = overrides.apply(WorkerProcess.name(tier),
                     env.worker(tier, options.backend(), textModel, options.modelServerUrl()));
             WorkerSupervisor worker = WorkerSupervisor.start(tier, () -> WorkerProcess.start(tier,
-                    workerJar.orElseThrow(), functions.childClasses, workerEnv, packages.repo(), console),
+                    workerJar.orElseThrow(), functions.childClasses(), workerEnv, packages.repo(), console),
                     overrides.restartPolicy(), console);
             synchronized (workers) {
                 workers.put(tier, worker);
@@ -144,7 +141,6 @@ final class StackAssembler {
         }
 
         router.awaitReady(FUNCTION_START_LIMIT);
-        closer.ensureOpen();
         HttpApiFacade api = closer.add(Stage.API, LocalApi.start(options.apiPort(), router, callers, runDir,
                 console), HttpApiFacade::close);
         LocalApi.warmUp(api, callers, console);
@@ -157,19 +153,19 @@ final class StackAssembler {
             aws.onObjectCreated(delivery);
             return delivery;
         });
-        Optional<SqsEventSource> callbackRetries = notifier.map(function -> sqsEvents("callback-retries", function,
-                "result-notifier", sam, aws));
+        Optional<SqsEventSource> callbackRetries = notifier.map(function -> functions.sqsEvents("callback-retries",
+                function, "result-notifier", aws));
         scalingMetric.ifPresent(function -> {
             function.awaitReady(FUNCTION_START_LIMIT);
             lambda.orElseThrow().register(ComponentEnvironment.SCALING_FUNCTION, event -> wake(function, event));
         });
         Optional<SqsEventSource> dlqEvents = deadLetter.map(function -> {
             function.awaitReady(FUNCTION_START_LIMIT);
-            return sqsEvents("dlq-events", function, "dead-letter", sam, aws);
+            return functions.sqsEvents("dlq-events", function, "dead-letter", aws);
         });
         Optional<SqsEventSource> batchEvents = batch.map(function -> {
             function.awaitReady(FUNCTION_START_LIMIT);
-            return sqsEvents("batch-events", function, "batch", sam, aws);
+            return functions.sqsEvents("batch-events", function, "batch", aws);
         });
         for (WorkerProcess worker : overrides.awaitWorkers() ? currentWorkers().values() : List.<WorkerProcess>of()) {
             step("waiting for " + WorkerProcess.name(worker.tier()) + " to be ready (/q/health/ready)");
@@ -191,55 +187,6 @@ final class StackAssembler {
                 new LocalStack.StandIns(sns, ecs, cloudWatch, lambda),
                 new LocalStack.Events(s3Events, dlqEvents, batchEvents, callbackRetries, schedule),
                 supervisors(), notes, closer);
-    }
-
-    /** Starts the Lambda functions from their packages, each with what sam-template.yaml gives it. */
-    private final class FunctionStarts {
-        private final SamTemplate sam;
-        private final Path childClasses;
-
-        FunctionStarts(SamTemplate sam, Path runDir) {
-            this.sam = sam;
-            this.childClasses = ComponentPackages.extractChildClasses(runDir.resolve("child-classes"));
-        }
-
-        /** A function with the memory and timeout sam-template.yaml gives its JVM package. */
-        LambdaFunction.Spec spec(String module, Map<String, String> environment) {
-            SamTemplate.Function function = sam.function(module);
-            return new LambdaFunction.Spec(module, function.memoryMiB(), function.timeout(), environment);
-        }
-
-        LambdaFunction start(LambdaFunction.Spec spec, Path zip) {
-            closer.ensureOpen();
-            List<Path> classpath = packages.lambdaClasspath(spec.name(), zip);
-            return closer.add(Stage.FUNCTIONS, LambdaFunction.start(spec, classpath, childClasses, packages.repo(),
-                    console), f -> f.stop(FUNCTION_STOP_GRACE));
-        }
-
-        /** {@code module} when its package is built; otherwise a note saying what the stack does without it. */
-        Optional<LambdaFunction> startIfBuilt(String module, String role, Supplier<Map<String, String>> env,
-                                              String without) {
-            Optional<Path> zip = packages.functionZip(module);
-            if (zip.isEmpty()) {
-                notes.add(role + ": not built (functions/" + module + "/target/function.zip), " + without);
-                return Optional.empty();
-            }
-            step("starting the " + module + " function");
-            return Optional.of(start(spec(module, env.get()), zip.get()));
-        }
-    }
-
-    /** The function's one SQS event source as the template wires it (its queue and batch size). */
-    private SqsEventSource sqsEvents(String label, LambdaFunction function, String module, SamTemplate sam,
-                                     LocalAws aws) {
-        List<SamTemplate.SqsSource> sources = sam.function(module).sqsSources();
-        if (sources.size() != 1) {
-            throw new StartupException("sam-template.yaml gives " + module + " " + sources.size()
-                    + " SQS event sources; the local stack runs exactly one");
-        }
-        SamTemplate.SqsSource source = sources.get(0);
-        return closer.add(Stage.EVENTS, SqsEventSource.start(label, function, aws, LocalQueues.of(source.queue()),
-                console, source.batchSize()), SqsEventSource::close);
     }
 
     /** A stand-in AWS service, stopped with the others. */

@@ -332,7 +332,8 @@ class LocalStackEndToEndTest {
 
     @Test
     void results_shouldReachTheNotifierAndSignedCallback_whenAResultIsWritten() throws Exception {
-        assumeTrue(stack.functions().notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         // given: a callback receiver on localhost (allow-listed for the local stack)
         CompletableFuture<Map<String, String>> callback = new CompletableFuture<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -364,7 +365,8 @@ class LocalStackEndToEndTest {
     @Test
     void sameDeterministicJobTwice_shouldBeAnsweredFromTheCacheTheSecondTime_withoutAQueueOrAModel()
             throws Exception {
-        assumeTrue(stack.functions().notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         // given: a speech job asking for the cache, run once by the speech worker, which then writes the entry
         String body = "\"task\":\"speech\",\"prompt\":\"Say it once, hear it twice " + UUID.randomUUID()
                 + ".\",\"cache\":true";
@@ -417,7 +419,8 @@ class LocalStackEndToEndTest {
 
     @Test
     void trace_shouldFollowOneJobFromRouterThroughWorkerToNotifier_whenTheTraceFileIsOn() {
-        assumeTrue(stack.functions().notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         // given
         String id = UUID.randomUUID().toString();
         // when
@@ -458,7 +461,8 @@ class LocalStackEndToEndTest {
 
     @Test
     void scalingMetric_shouldPublishTheDesiredTasksOfEachTier_whenTheScheduleFires() {
-        assumeTrue(stack.functions().scalingMetric().isPresent(), "skipped: functions/scaling-metric/target/function.zip not "
+        assumeTrue(stack.functions().scalingMetric().isPresent(),
+                "skipped: functions/scaling-metric/target/function.zip not "
                 + "built");
         // when: the schedule runs every 3 s in this test
         CloudWatchStandIn cloudWatch = stack.standIns().cloudWatch().orElseThrow();

@@ -19,21 +19,30 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The web console is local and scoped: a stack started with {@code --require-token} (no workers, so every job stays
  * queued and listed) answers every console call without a valid token with 401, lists and shows a caller only its
- * own jobs, and refuses any request whose {@code Host} is not this machine's name for the port (DNS rebinding).
+ * own jobs, and refuses any request whose {@code Host} is not this machine's name for the port (DNS rebinding). Its
+ * page, in headless Chromium, asks for a token and then submits and lists as that caller.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebConsoleAccessTest {
@@ -135,6 +144,43 @@ class WebConsoleAccessTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Test
+    void page_shouldAskForAToken_thenSubmitWithIt_andListThatCallersJobsOnly() {
+        assumeTrue(HeadlessChromium.installed(), HeadlessChromium.missing());
+        // given: a job of A
+        String ofA = submit(callerA, "A's job the page of B must not list");
+        try (HeadlessChromium browser = HeadlessChromium.start()) {
+            ChromeDriver driver = browser.driver();
+            // when B opens the console, it asks for a token first
+            driver.get(stack.consoleUri().orElseThrow() + "#/jobs");
+            await(driver, d -> d.findElement(By.id("token-form")).isDisplayed() ? true : null);
+            assertThat(driver.findElement(By.id("token-outcome")).getText()).contains("--require-token");
+            driver.findElement(By.id("token-input")).sendKeys(stack.callers().token(LocalCallers.CALLER_B));
+            driver.findElement(By.id("token-use")).click();
+            await(driver, d -> d.findElements(By.cssSelector("#f-route option")).size() > 1 ? true : null);
+            // and B submits a job in its form
+            WebElement prompt = driver.findElement(By.id("f-prompt"));
+            prompt.clear();
+            prompt.sendKeys("B's job from the page");
+            driver.findElement(By.id("f-submit")).click();
+            String ofB = await(driver, d -> d.findElements(By.cssSelector("#submit-outcome a")).stream().findFirst()
+                    .map(WebElement::getText).orElse(null));
+
+            // then: the submission carried B's token (202, listed for B), and A's job is not on B's page
+            await(driver, d -> d.findElements(By.cssSelector("#jobs-table tr[data-request-id='" + ofB + "']")).isEmpty()
+                    ? null : true);
+            assertThat(ids(callerB.get("/console/api/jobs").body())).contains(ofB).doesNotContain(ofA);
+            assertThat(driver.findElements(By.cssSelector("#jobs-table tr[data-request-id='" + ofA + "']"))).isEmpty();
+            assertThat(driver.findElement(By.id("jobs-table")).getText()).doesNotContain("A's job");
+        }
+    }
+
+    private static <T> T await(ChromeDriver driver, Function<WebDriver, T> condition) {
+        // the page rebuilds its tables every 2 s: an element found just before is looked up again
+        return new WebDriverWait(driver, Duration.ofSeconds(60), Duration.ofMillis(100))
+                .ignoring(StaleElementReferenceException.class).until(condition::apply);
     }
 
     private static void assertUnauthorized(ApiClient.Reply reply, String call) {
