@@ -31,7 +31,7 @@ import java.util.Optional;
  * @param consoleUri  the web console's page, unless started with {@code --no-console}
  * @param callers     the local identity provider: the two callers' tokens, its JWKS, whether a token is required
  * @param textModel   the GGUF model the embedded backend's text workers load, when there is one
- * @param workers     the supervisors keeping one worker per tier running
+ * @param workerSupervisors the supervisors keeping one worker per tier running
  * @param notes       what is missing or off (components not built), one line each
  */
 public record LocalStack(LaunchOptions options, URI apiUri, Optional<URI> consoleUri, LocalCallers callers,
