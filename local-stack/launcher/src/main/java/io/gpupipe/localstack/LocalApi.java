@@ -14,6 +14,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -43,6 +45,16 @@ final class LocalApi {
             throw new StartupException("port " + port + " for the HTTP API is already in use; stop the "
                     + "program using it or choose another port with --api-port " + (port + 1), e);
         }
+    }
+
+    /**
+     * The router takes its callers from the JWT authorizer's claims: {@code jwt} (a request without them is refused)
+     * when the facade requires a token, {@code none} (claims when present, else the one anonymous caller) otherwise.
+     */
+    static Map<String, String> withAuth(Map<String, String> routerEnv, LocalCallers callers) {
+        Map<String, String> env = new LinkedHashMap<>(routerEnv);
+        env.put("GPUPIPE_ROUTER_AUTH", callers.required() ? "jwt" : "none");
+        return env;
     }
 
     /** One request through the whole API path (facade, function, S3), so the first user request is warm. */

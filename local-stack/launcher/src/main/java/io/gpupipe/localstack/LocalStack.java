@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The whole pipeline running on one machine, as {@link StackAssembler} started it: in this JVM SQS and S3
+ * The whole pipeline running on one machine, as {@code StackAssembler.start} made it: in this JVM SQS and S3
  * ({@link LocalAws}), the HTTP API facade, S3 event delivery, the metric schedule and the AWS stand-ins; in child
  * processes each Lambda function from its deployment package and one worker per tier. What is not built or switched
  * off is empty, and {@link #notes()} says why. {@link #close()} stops it all ({@link StackCloser}).
@@ -64,16 +64,6 @@ public record LocalStack(LaunchOptions options, URI apiUri, Optional<URI> consol
     /** What delivers events to the functions as AWS would: S3 notifications, SQS event sources, the schedule. */
     public record Events(Optional<S3EventDelivery> s3, Optional<SqsEventSource> dlq, Optional<SqsEventSource> batch,
                          Optional<SqsEventSource> callbackRetries, Optional<MetricSchedule> schedule) {
-    }
-
-    /** Starts everything and returns once the API answers and every worker is ready. */
-    public static LocalStack start(LaunchOptions options, Console console) {
-        return start(options, console, StackOverrides.none());
-    }
-
-    /** Starts a stack whose components see the endpoints, settings and environment {@code overrides} give. */
-    public static LocalStack start(LaunchOptions options, Console console, StackOverrides overrides) {
-        return StackAssembler.start(options, console, overrides, new StackCloser(console));
     }
 
     /** The worker processes running now (a supervisor replaces one that dies). */

@@ -42,7 +42,7 @@ import java.util.Optional;
  * component goes to the {@link StackCloser} as soon as it runs, so a start that fails (or is stopped by a signal)
  * stops what had started. An assembler starts one stack once; it is the only place that knows the start order.
  */
-final class StackAssembler {
+public final class StackAssembler {
     /**
      * Generous: a host that dies fails its start at once (its output ends), so this limit only ever stops a slow
      * start, and on a busy 2-core machine the functions and workers start together (the router took over 90 s at
@@ -69,9 +69,19 @@ final class StackAssembler {
         this.packages = new ComponentPackages(options.repo());
     }
 
+    /** Starts everything and returns once the API answers and every worker is ready. */
+    public static LocalStack start(LaunchOptions options, Console console) {
+        return start(options, console, StackOverrides.none());
+    }
+
+    /** Starts a stack whose components see the endpoints, settings and environment {@code overrides} give. */
+    public static LocalStack start(LaunchOptions options, Console console, StackOverrides overrides) {
+        return start(options, console, overrides, new StackCloser(console));
+    }
+
     /**
-     * Starts every component and returns once the API answers and every worker is ready; on failure, stops what had
-     * started and rethrows. {@code closer} may be closed from another thread meanwhile (a signal): the start stops.
+     * As above; on failure, stops what had started and rethrows. {@code closer} may be closed from another thread
+     * meanwhile (a signal): the start stops.
      */
     static LocalStack start(LaunchOptions options, Console console, StackOverrides overrides, StackCloser closer) {
         try {
@@ -110,7 +120,7 @@ final class StackAssembler {
         LocalCallers callers = LocalCallers.generate(options.requireToken(), Clock.systemUTC());
         step("starting the router function from " + packages.repo().relativize(routerZip));
         LambdaFunction router = functions.start(functions.spec("router", overrides.apply("router",
-                withAuth(env.router(ComponentEnvironment.modelVersions(aws.tiers(), options.backend(), textModel),
+                LocalApi.withAuth(env.router(ComponentEnvironment.modelVersions(aws.tiers(), options.backend(), textModel),
                         lambda.map(LambdaStandIn::endpoint).orElse(null)), callers)))
                 .withConcurrency(options.routerConcurrency()), routerZip);
         Optional<SnsStandIn> sns = packages.functionZip("result-notifier").map(zip -> standIn("SNS",
@@ -251,16 +261,6 @@ final class StackAssembler {
         } catch (IOException | RuntimeException e) {
             console.component("lambda", "cannot invoke the scaling-metric function: " + e.getMessage());
         }
-    }
-
-    /**
-     * The router takes its callers from the JWT authorizer's claims: {@code jwt} (a request without them is refused)
-     * when the facade requires a token, {@code none} (claims when present, else the one anonymous caller) otherwise.
-     */
-    private static Map<String, String> withAuth(Map<String, String> routerEnv, LocalCallers callers) {
-        Map<String, String> env = new LinkedHashMap<>(routerEnv);
-        env.put("GPUPIPE_ROUTER_AUTH", callers.required() ? "jwt" : "none");
-        return env;
     }
 
     private static long objectSize(LocalAws aws, String bucket, String key) {

@@ -83,7 +83,7 @@ class CallerIsolationTest {
                 .withWorkers(Set.of(Tier.of("small"), Tier.of("speech"))).withConsole(false).withRequireToken(true);
         // a small limit to reach; a contention budget that a loaded 2-core machine cannot exhaust, so that a race's
         // losers are refused by the limit (429), not by a slow store (503)
-        stack = LocalStack.start(options, new Console(System.out), StackOverrides.none().withEnvironment("router",
+        stack = StackAssembler.start(options, new Console(System.out), StackOverrides.none().withEnvironment("router",
                 Map.of("GPUPIPE_ROUTER_QUOTA_MAX_UNFINISHED_JOBS", Integer.toString(LIMIT),
                         "GPUPIPE_ROUTER_QUOTA_CONTENTION", "60s")));
         anonymous = new ApiClient(stack.apiUri());

@@ -89,7 +89,7 @@ class LocalStackChaosSoakTest {
              FaultProxy modelProxy = FaultProxy.start("model-server", model.url());
              CallbackReceiver receiver = CallbackReceiver.start(ComponentEnvironment.CALLBACK_SECRET);
              FaultProxy webhookProxy = FaultProxy.start("webhook-receiver", receiver.base());
-             LocalStack stack = LocalStack.start(options(modelProxy.uri(model.url())), quietConsole(),
+             LocalStack stack = StackAssembler.start(options(modelProxy.uri(model.url())), quietConsole(),
                      overrides(settings, proxies))) {
             say(deadLetterHandler());
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)

@@ -48,7 +48,7 @@ class LocalStackEmbeddingTest {
         RequiredPackages.assertBuilt();
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), Files.createTempDirectory("gpupipe-embed-"))
                 .withFreePorts().withWorkers(Set.of(Tier.of("embed"))).withTextModel(TEXT_MODEL);
-        stack = LocalStack.start(options, new Console(System.out));
+        stack = StackAssembler.start(options, new Console(System.out));
         api = new ApiClient(stack.apiUri());
     }
 

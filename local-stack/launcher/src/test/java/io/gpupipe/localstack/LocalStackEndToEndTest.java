@@ -95,7 +95,7 @@ class LocalStackEndToEndTest {
                 .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null)
                 .withTraceFile(traceFile);
         PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
-        stack = LocalStack.start(options, new Console(tee));
+        stack = StackAssembler.start(options, new Console(tee));
         api = new ApiClient(stack.apiUri());
         s3 = stack.aws().newS3Client();
         sqs = stack.aws().newSqsClient();

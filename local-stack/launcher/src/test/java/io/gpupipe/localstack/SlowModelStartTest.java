@@ -45,7 +45,7 @@ class SlowModelStartTest {
     void stack_shouldWakeTheTierAndHoldTheJob_whileTheModelLoads_andServeItOnceTheModelAnswers() throws Exception {
         RequiredPackages.assertBuilt();
         try (VllmStandIn model = VllmStandIn.start(VllmStandIn.Settings.defaults().withLoadDelay(Duration.ofHours(1)));
-             LocalStack stack = LocalStack.start(options(model.url()), new Console(new PrintStream(System.out, true,
+             LocalStack stack = StackAssembler.start(options(model.url()), new Console(new PrintStream(System.out, true,
                      StandardCharsets.UTF_8)), StackOverrides.none().withoutAwaitingWorkers());
              SqsClient sqs = stack.aws().newSqsClient()) {
             ApiClient api = new ApiClient(stack.apiUri());

@@ -57,7 +57,7 @@ class WebConsoleAccessTest {
         RequiredPackages.assertBuilt();
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), Files.createTempDirectory("gpupipe-access-"))
                 .withFreePorts().withWorkers(Set.of()).withRequireToken(true);
-        stack = LocalStack.start(options, Console.system());
+        stack = StackAssembler.start(options, Console.system());
         anonymous = new ApiClient(stack.apiUri());
         tokenA = stack.callers().token(LocalCallers.CALLER_A);
         callerA = anonymous.as(tokenA);
