@@ -96,7 +96,8 @@ public final class Banner {
         row(b, "API description", stack.apiUri() + ApiDescription.PATH + "  (OpenAPI 3.1)");
         callers(b, stack);
         stack.consoleUri().ifPresent(uri -> row(b, "web console", uri + "  jobs, queues, workers, DLQ, scaling "
-                + "(local only; --no-console turns it off)"));
+                + "(local only; " + (options.requireToken() ? "asks for a token, shows that caller's jobs; " : "")
+                + "--no-console turns it off)"));
         row(b, "SQS (ElasticMQ)", aws.sqsEndpoint() + "  queues " + aws.tiers().tiers().stream()
                 .map(TierDefinition::queue).collect(Collectors.joining(", ")) + ", " + LocalAws.DLQ
                 + " (redrive after " + aws.maxReceiveCount() + " receives)");
@@ -104,11 +105,12 @@ public final class Banner {
                 ? " (in memory)" : " (on disk: " + options.dataDir().toAbsolutePath() + ")"));
         row(b, "workers", options.workers().isEmpty() ? "none (--workers none)" : options.workers().stream()
                 .map(Tier::wireName).collect(Collectors.joining(", ")) + " - " + backend(stack));
-        stack.router().ifPresent(f -> row(b, "router invoke API", invoke(f)));
-        stack.notifier().ifPresent(f -> row(b, "result notifier", invoke(f) + "  (S3 results/*.json events; SNS "
+        row(b, "router invoke API", invoke(stack.functions().router()));
+        stack.functions().notifier().ifPresent(f -> row(b, "result notifier", invoke(f)
+                + "  (S3 results/*.json events; SNS "
                 + "and signed callbacks, secret " + ComponentEnvironment.CALLBACK_SECRET + ", for Standard Webhooks "
                 + "libraries " + CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET).whsec() + ")"));
-        stack.scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "
+        stack.functions().scalingMetric().ifPresent(f -> row(b, "scaling metric", invoke(f) + "  (every "
                 + options.metricInterval().toSeconds() + " s; prints what it would publish)"));
         if (options.backend() == Backend.EMBEDDED && stack.textModel().isEmpty()) {
             b.append("\nNo text model: text jobs will end failed/model_unavailable. Give one with --text-model "

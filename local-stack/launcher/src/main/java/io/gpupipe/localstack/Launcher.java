@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Entry point of the local stack: parses the flags, starts {@link LocalStack}, prints the endpoints and examples,
+ * Entry point of the local stack: parses the flags, starts the {@link LocalStack}, prints the endpoints and examples,
  * and on SIGINT/SIGTERM stops everything in order and exits 0. A bad flag, a busy port, an unreadable model or a
  * component not built is one line on stderr and exit code 2.
  */
@@ -38,12 +38,14 @@ public final class Launcher {
             return EXIT_USAGE;
         }
         LaunchOptions options = ((LaunchOptionsParser.Outcome.Run) outcome).options();
-        LocalStack stack = LocalStack.create(options, console);
+        // the hook holds the closer, not the stack: a signal during the start stops what has started so far
+        StackCloser closer = new StackCloser(console);
         CountDownLatch started = new CountDownLatch(1);
-        Thread hook = new Thread(() -> stopOnSignal(stack, started, console), "local-stack-shutdown");
+        Thread hook = new Thread(() -> stopOnSignal(closer, started, console), "local-stack-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        LocalStack stack;
         try {
-            stack.boot();
+            stack = StackAssembler.start(options, console, StackOverrides.none(), closer);
         } catch (StartupException e) {
             removeHook(hook);
             err.println("local-stack: " + e.getMessage());
@@ -64,9 +66,9 @@ public final class Launcher {
         return 0;
     }
 
-    private static void stopOnSignal(LocalStack stack, CountDownLatch started, Console console) {
+    private static void stopOnSignal(StackCloser closer, CountDownLatch started, Console console) {
         console.info("stopping");
-        stack.close();
+        closer.close();
         console.info("stopped");
         if (started.getCount() == 0) {
             // A requested stop of a running stack is a success, whatever signal asked for it.

@@ -83,7 +83,7 @@ class CallerIsolationTest {
                 .withWorkers(Set.of(Tier.of("small"), Tier.of("speech"))).withConsole(false).withRequireToken(true);
         // a small limit to reach; a contention budget that a loaded 2-core machine cannot exhaust, so that a race's
         // losers are refused by the limit (429), not by a slow store (503)
-        stack = LocalStack.start(options, new Console(System.out), StackOverrides.none().withEnvironment("router",
+        stack = StackAssembler.start(options, new Console(System.out), StackOverrides.none().withEnvironment("router",
                 Map.of("GPUPIPE_ROUTER_QUOTA_MAX_UNFINISHED_JOBS", Integer.toString(LIMIT),
                         "GPUPIPE_ROUTER_QUOTA_CONTENTION", "60s")));
         anonymous = new ApiClient(stack.apiUri());
@@ -252,7 +252,7 @@ class CallerIsolationTest {
                 + "\"isBase64Encoded\":false}";
 
         // when
-        var invocation = stack.router().orElseThrow().invoke(event.getBytes(StandardCharsets.UTF_8));
+        var invocation = stack.functions().router().invoke(event.getBytes(StandardCharsets.UTF_8));
 
         // then
         JsonNode response = JobJson.mapper().readTree(invocation.payload());
@@ -346,7 +346,7 @@ class CallerIsolationTest {
 
         // when: S3 delivers the event of A's first result once more (at least once), synchronously here
         String key = JobLayout.resultKey(storedIdOf(a.subject(), spoken));
-        var again = stack.notifier().orElseThrow().invoke(JobJson.write(AwsEvents.objectCreated(stack.aws().bucket(),
+        var again = stack.functions().notifier().orElseThrow().invoke(JobJson.write(AwsEvents.objectCreated(stack.aws().bucket(),
                 key, 0, null, "0000000000000001", Instant.now())).getBytes(StandardCharsets.UTF_8));
 
         // then: it was handled, and counts nothing twice

@@ -48,8 +48,9 @@ class ClientExamplesTest {
         RequiredPackages.assertBuilt();
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), Files.createTempDirectory("gpupipe-examples-"))
                 .withFreePorts().withWorkers(Set.of(Tier.of("speech"))).withConsole(false).withRequireToken(true);
-        stack = LocalStack.start(options, new Console(System.out));
-        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        stack = StackAssembler.start(options, new Console(System.out));
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         token = stack.callers().token(LocalCallers.CALLER_A);
         whsec = CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET).whsec();
     }

@@ -110,7 +110,7 @@ class LocalStackBenchmark {
         boolean text = java.nio.file.Files.isRegularFile(gguf);
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
                 .withRouterConcurrency(ROUTER_ENVIRONMENTS).withTextModel(text ? gguf : null);
-        try (LocalStack stack = LocalStack.start(options, new Console(quiet()))) {
+        try (LocalStack stack = StackAssembler.start(options, new Console(quiet()))) {
             Map<String, Long> resultAt = new ConcurrentHashMap<>();
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
                     .ifPresent(id -> resultAt.putIfAbsent(id, System.nanoTime())));
@@ -237,7 +237,7 @@ class LocalStackBenchmark {
         PrintStream quiet = quiet();
         long startNanos = System.nanoTime();
         LaunchOptions options = given.withConsole(!"off".equals(CONSOLE));
-        try (LocalStack stack = LocalStack.start(options, new Console(quiet));
+        try (LocalStack stack = StackAssembler.start(options, new Console(quiet));
              AutoCloseable pages = "open".equals(CONSOLE) ? openConsole(stack) : () -> { }) {
             Duration startUp = Duration.ofNanos(stackReadyNanos(startNanos) - startNanos);
             Set<String> done = ConcurrentHashMap.newKeySet();

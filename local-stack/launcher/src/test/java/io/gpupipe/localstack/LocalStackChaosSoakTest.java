@@ -89,7 +89,7 @@ class LocalStackChaosSoakTest {
              FaultProxy modelProxy = FaultProxy.start("model-server", model.url());
              CallbackReceiver receiver = CallbackReceiver.verifying(ComponentEnvironment.CALLBACK_SECRET);
              FaultProxy webhookProxy = FaultProxy.start("webhook-receiver", receiver.base());
-             LocalStack stack = LocalStack.start(options(modelProxy.uri(model.url())), quietConsole(),
+             LocalStack stack = StackAssembler.start(options(modelProxy.uri(model.url())), quietConsole(),
                      overrides(settings, proxies))) {
             say(deadLetterHandler());
             stack.aws().onObjectCreated((bucket, key, size, eTag) -> JobLayout.requestIdOfResultKey(key)
@@ -356,7 +356,7 @@ class LocalStackChaosSoakTest {
      * hidden (not deleted) while read so that each is seen once. Whatever is still in flight is counted as unread.
      */
     private SoakVerdict.DeadLetters readDeadLetters(LocalStack stack, SqsClient sqs) {
-        stack.dlqEvents().ifPresent(SqsEventSource::close);
+        stack.events().dlq().ifPresent(SqsEventSource::close);
         String dlq = stack.aws().queueUrl(LocalAws.DLQ);
         int visibilitySeconds = Integer.parseInt(dlqAttribute(sqs, dlq, QueueAttributeName.VISIBILITY_TIMEOUT));
         long deadline = System.nanoTime() + Duration.ofSeconds(visibilitySeconds + 10L).toNanos();

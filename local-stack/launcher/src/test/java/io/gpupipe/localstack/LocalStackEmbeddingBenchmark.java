@@ -36,7 +36,7 @@ class LocalStackEmbeddingBenchmark {
         RequiredPackages.assertBuilt();
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), Files.createTempDirectory("gpupipe-bench-"))
                 .withFreePorts().withWorkers(Set.of(Tier.of("embed"))).withTextModel(model);
-        try (LocalStack stack = LocalStack.start(options, new Console(System.out))) {
+        try (LocalStack stack = StackAssembler.start(options, new Console(System.out))) {
             ApiClient api = new ApiClient(stack.apiUri());
             api.submit("{\"requestId\":\"" + UUID.randomUUID() + "\",\"task\":\"embed\",\"input\":\"warm\"}");
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);

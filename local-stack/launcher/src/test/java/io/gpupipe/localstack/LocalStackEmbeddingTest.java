@@ -48,7 +48,7 @@ class LocalStackEmbeddingTest {
         RequiredPackages.assertBuilt();
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), Files.createTempDirectory("gpupipe-embed-"))
                 .withFreePorts().withWorkers(Set.of(Tier.of("embed"))).withTextModel(TEXT_MODEL);
-        stack = LocalStack.start(options, new Console(System.out));
+        stack = StackAssembler.start(options, new Console(System.out));
         api = new ApiClient(stack.apiUri());
     }
 
@@ -104,7 +104,7 @@ class LocalStackEmbeddingTest {
 
     @Test
     void embeddingBatch_shouldWriteOpenAisEmbeddingLines_theSameVectorsOnARepeat() {
-        assumeTrue(stack.batchEvents().isPresent(), "skipped: functions/batch not built");
+        assumeTrue(stack.events().batch().isPresent(), "skipped: functions/batch not built");
         // given
         String lines = String.join("\n",
                 line("a", "\"Once upon a time\""),

@@ -95,7 +95,7 @@ class LocalStackEndToEndTest {
                 .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null)
                 .withTraceFile(traceFile);
         PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
-        stack = LocalStack.start(options, new Console(tee));
+        stack = StackAssembler.start(options, new Console(tee));
         api = new ApiClient(stack.apiUri());
         s3 = stack.aws().newS3Client();
         sqs = stack.aws().newSqsClient();
@@ -332,7 +332,8 @@ class LocalStackEndToEndTest {
 
     @Test
     void results_shouldReachTheNotifierAndSignedCallback_whenAResultIsWritten() throws Exception {
-        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         // given: a callback receiver on localhost (allow-listed for the local stack)
         CompletableFuture<Map<String, String>> callback = new CompletableFuture<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -354,7 +355,7 @@ class LocalStackEndToEndTest {
             // then
             assertThat(received.get("body")).contains(id).contains("succeeded");
             assertThat(received.get("verified")).isEqualTo("true");
-            awaitTrue(() -> stack.sns().orElseThrow().published().stream()
+            awaitTrue(() -> stack.standIns().sns().orElseThrow().published().stream()
                     .anyMatch(p -> p.message().contains(id)), "an SNS success message for " + id);
         } finally {
             receiver.stop(0);
@@ -364,7 +365,8 @@ class LocalStackEndToEndTest {
     @Test
     void sameDeterministicJobTwice_shouldBeAnsweredFromTheCacheTheSecondTime_withoutAQueueOrAModel()
             throws Exception {
-        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         // given: a speech job asking for the cache, run once by the speech worker, which then writes the entry
         String body = "\"task\":\"speech\",\"prompt\":\"Say it once, hear it twice " + UUID.randomUUID()
                 + ".\",\"cache\":true";
@@ -402,7 +404,7 @@ class LocalStackEndToEndTest {
             String event = callback.get(JOB_LIMIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(JobJson.mapper().readTree(event).path("cached").asBoolean()).isTrue();
             assertThat(event).contains(second);
-            awaitTrue(() -> stack.sns().orElseThrow().published().stream()
+            awaitTrue(() -> stack.standIns().sns().orElseThrow().published().stream()
                     .anyMatch(p -> p.message().contains(second)), "an SNS success message for " + second);
         } finally {
             receiver.stop(0);
@@ -417,7 +419,8 @@ class LocalStackEndToEndTest {
 
     @Test
     void trace_shouldFollowOneJobFromRouterThroughWorkerToNotifier_whenTheTraceFileIsOn() {
-        assumeTrue(stack.notifier().isPresent(), "skipped: functions/result-notifier/target/function.zip not built");
+        assumeTrue(stack.functions().notifier().isPresent(),
+                "skipped: functions/result-notifier/target/function.zip not built");
         // given
         String id = UUID.randomUUID().toString();
         // when
@@ -458,13 +461,14 @@ class LocalStackEndToEndTest {
 
     @Test
     void scalingMetric_shouldPublishTheDesiredTasksOfEachTier_whenTheScheduleFires() {
-        assumeTrue(stack.scalingMetric().isPresent(), "skipped: functions/scaling-metric/target/function.zip not "
+        assumeTrue(stack.functions().scalingMetric().isPresent(),
+                "skipped: functions/scaling-metric/target/function.zip not "
                 + "built");
         // when: the schedule runs every 3 s in this test
-        CloudWatchStandIn cloudWatch = stack.cloudWatch().orElseThrow();
+        CloudWatchStandIn cloudWatch = stack.standIns().cloudWatch().orElseThrow();
         awaitTrue(() -> !cloudWatch.puts().isEmpty(), "a PutMetricData call from the scaling-metric function");
         // then
-        assertThat(stack.schedule().orElseThrow().runs()).isPositive();
+        assertThat(stack.events().schedule().orElseThrow().runs()).isPositive();
         assertThat(cloudWatch.puts().stream().flatMap(call -> call.data().stream()))
                 .allMatch(d -> !Double.isNaN(d.value()));
     }
@@ -492,7 +496,7 @@ class LocalStackEndToEndTest {
 
     @Test
     void batch_shouldFinishWithOpenAiFilesAndOneSignedEvent_whenTheOpenAiExampleFileIsUploaded() throws Exception {
-        assumeTrue(stack.batchEvents().isPresent() && stack.notifier().isPresent(), "skipped: functions/batch or "
+        assumeTrue(stack.events().batch().isPresent() && stack.functions().notifier().isPresent(), "skipped: functions/batch or "
                 + "functions/result-notifier not built");
         // given: a webhook receiver, and the OpenAI example file uploaded through the presigned PUT
         CallbackReceiverOnLoopback hooks = new CallbackReceiverOnLoopback();
@@ -532,14 +536,14 @@ class LocalStackEndToEndTest {
             awaitTrue(() -> hooks.received().size() == 1, "the batch callback");
             assertThat(hooks.received().get(0).path("type").asText()).isEqualTo("batch.completed");
             assertThat(hooks.verified()).isTrue();
-            assertThat(stack.sns().orElseThrow().published().stream().filter(p -> p.message().contains(id)))
+            assertThat(stack.standIns().sns().orElseThrow().published().stream().filter(p -> p.message().contains(id)))
                     .hasSize(1);
         }
     }
 
     @Test
     void batchCancel_shouldEndCancelled_withTheQueuedLinesInTheErrorFile() {
-        assumeTrue(stack.batchEvents().isPresent(), "skipped: functions/batch not built");
+        assumeTrue(stack.events().batch().isPresent(), "skipped: functions/batch not built");
         // given: lines routed to large, whose worker is not running here, so none can start
         String line = "{\"custom_id\":\"c%d\",\"method\":\"POST\",\"url\":\"/v1/completions\",\"body\":"
                 + "{\"model\":\"large\",\"prompt\":\"Never answered.\"}}\n";
@@ -565,7 +569,7 @@ class LocalStackEndToEndTest {
 
     @Test
     void batchCancelledHalfway_shouldKeepItsFinishedLines_andItsRetryShouldRunOnlyTheRest() {
-        assumeTrue(stack.batchEvents().isPresent() && stack.notifier().isPresent(), "skipped: functions/batch or "
+        assumeTrue(stack.events().batch().isPresent() && stack.functions().notifier().isPresent(), "skipped: functions/batch or "
                 + "functions/result-notifier not built");
         assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
                 + " (../shared/models/stories260K.gguf); the batch retry is tested end to end where it exists");

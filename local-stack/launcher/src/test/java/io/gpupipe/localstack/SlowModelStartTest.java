@@ -45,12 +45,12 @@ class SlowModelStartTest {
     void stack_shouldWakeTheTierAndHoldTheJob_whileTheModelLoads_andServeItOnceTheModelAnswers() throws Exception {
         RequiredPackages.assertBuilt();
         try (VllmStandIn model = VllmStandIn.start(VllmStandIn.Settings.defaults().withLoadDelay(Duration.ofHours(1)));
-             LocalStack stack = LocalStack.start(options(model.url()), new Console(new PrintStream(System.out, true,
+             LocalStack stack = StackAssembler.start(options(model.url()), new Console(new PrintStream(System.out, true,
                      StandardCharsets.UTF_8)), StackOverrides.none().withoutAwaitingWorkers());
              SqsClient sqs = stack.aws().newSqsClient()) {
             ApiClient api = new ApiClient(stack.apiUri());
-            LambdaStandIn lambda = stack.lambda().orElseThrow();
-            CloudWatchStandIn cloudWatch = stack.cloudWatch().orElseThrow();
+            LambdaStandIn lambda = stack.standIns().lambda().orElseThrow();
+            CloudWatchStandIn cloudWatch = stack.standIns().cloudWatch().orElseThrow();
 
             // when: a job arrives while the model loads
             JsonNode accepted = api.submit("{\"prompt\": \"Once upon a time\", \"maxTokens\": 8}").body();
@@ -65,7 +65,7 @@ class SlowModelStartTest {
 
             // and a scaling run counts the starting task: one wanted, one running (not ready), none added or removed
             int putsBefore = cloudWatch.puts().size();
-            stack.scalingMetric().orElseThrow().invoke(JobJson.write(AwsEvents.scheduled("test", Instant.now()))
+            stack.functions().scalingMetric().orElseThrow().invoke(JobJson.write(AwsEvents.scheduled("test", Instant.now()))
                     .getBytes(StandardCharsets.UTF_8));
             CloudWatchStandIn.PutCall put = await(() -> cloudWatch.puts().stream().skip(putsBefore).findFirst(),
                     "a PutMetricData of the scaling run");

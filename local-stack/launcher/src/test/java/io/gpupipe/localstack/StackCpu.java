@@ -48,10 +48,10 @@ final class StackCpu {
     static Snapshot take(LocalStack stack) {
         Map<String, Long> nanos = new LinkedHashMap<>();
         List<LambdaFunction> functions = new ArrayList<>();
-        stack.router().ifPresent(functions::add);
-        stack.notifier().ifPresent(functions::add);
-        stack.scalingMetric().ifPresent(functions::add);
-        stack.deadLetter().ifPresent(functions::add);
+        functions.add(stack.functions().router());
+        stack.functions().notifier().ifPresent(functions::add);
+        stack.functions().scalingMetric().ifPresent(functions::add);
+        stack.functions().deadLetter().ifPresent(functions::add);
         for (LambdaFunction function : functions) {
             processCpu(function.process().pid()).ifPresent(n -> nanos.put("λ " + function.name(), n));
         }

@@ -37,8 +37,8 @@ final class StackRecording implements AutoCloseable {
         Files.createDirectories(dir);
         Map<String, Long> children = new LinkedHashMap<>();
         List<LambdaFunction> functions = new ArrayList<>();
-        stack.router().ifPresent(functions::add);
-        stack.notifier().ifPresent(functions::add);
+        functions.add(stack.functions().router());
+        stack.functions().notifier().ifPresent(functions::add);
         functions.forEach(f -> children.put(f.name(), f.process().pid()));
         stack.workers().forEach((tier, w) -> children.put(WorkerProcess.name(tier), w.process().pid()));
         children.forEach((name, pid) -> jcmd(pid, "JFR.start", "name=" + NAME, "settings=profile"));

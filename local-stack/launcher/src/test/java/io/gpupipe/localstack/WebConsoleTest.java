@@ -78,7 +78,7 @@ class WebConsoleTest {
         LaunchOptions options = new LaunchOptions(0, 0, 0, null, null, false, LaunchOptions.DEFAULT_TEXT_MODEL_URL,
                 LaunchOptions.DEFAULT_TEXT_MODEL_SHA256, dir.resolve("cache"), Backend.OPENAI, model.url(),
                 Set.of(speech), Duration.ofSeconds(3), TestPaths.repo()).withTraceFile(dir.resolve("traces.jsonl"));
-        stack = LocalStack.start(options, Console.system());
+        stack = StackAssembler.start(options, Console.system());
         api = new ApiClient(stack.apiUri());
         browser = HeadlessChromium.start();
         driver = browser.driver();

@@ -37,7 +37,7 @@ class WorkerSupervisionTest {
                 .withWorkers(Set.of(Tier.of("speech")));
         StackOverrides overrides = StackOverrides.none().withRestartPolicy(new WorkerSupervisor.RestartPolicy(
                 Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(60), LIMIT));
-        try (LocalStack stack = LocalStack.start(options, new Console(tee), overrides)) {
+        try (LocalStack stack = StackAssembler.start(options, new Console(tee), overrides)) {
             ApiClient api = new ApiClient(stack.apiUri());
             WorkerProcess first = stack.workers().get(Tier.of("speech"));
 

@@ -195,13 +195,7 @@ public final class HttpApiFacade implements AutoCloseable {
 
     /** The owner the router makes of these claims (none: the anonymous caller); null for a token without a subject. */
     private static Owner owner(Map<String, String> claims) {
-        if (claims == null) {
-            return CallerIdentity.ANONYMOUS.owner();
-        }
-        String issuer = claims.get("iss");
-        String subject = claims.get("sub");
-        return issuer == null || subject == null || subject.isBlank() ? null
-                : new CallerIdentity.Jwt(issuer, subject).owner();
+        return claims == null ? CallerIdentity.ANONYMOUS.owner() : LocalCallers.owner(claims);
     }
 
     private HttpApiPayload.Response invoke(HttpExchange exchange, HttpApiRoute.Match match, byte[] body,

@@ -11,6 +11,8 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -90,6 +92,14 @@ public final class LocalCallers {
         }
         Optional<Map<String, String>> claims = authorizer.authorize(authorization);
         return claims.<Decision>map(Decision.Caller::new).orElseGet(Decision.Unauthorized::new);
+    }
+
+    /** The owner the router makes of a token's claims (issuer and subject); null for a token without a subject. */
+    public static Owner owner(Map<String, String> claims) {
+        String issuer = claims.get("iss");
+        String subject = claims.get("sub");
+        return issuer == null || subject == null || subject.isBlank() ? null
+                : new CallerIdentity.Jwt(issuer, subject).owner();
     }
 
     public boolean required() {

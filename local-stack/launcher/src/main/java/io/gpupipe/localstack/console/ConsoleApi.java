@@ -11,6 +11,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.owner.Owner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -82,15 +83,21 @@ final class ConsoleApi {
         return config;
     }
 
-    ObjectNode jobs() {
+    /** The newest jobs: every caller's, or only {@code scope}'s. */
+    ObjectNode jobs(Optional<Owner> scope) {
         ObjectNode answer = JobJson.mapper().createObjectNode();
         ArrayNode rows = answer.putArray("jobs");
-        jobs.newest(JOB_ROWS).forEach(row -> rows.add(JobJson.mapper().valueToTree(row)));
+        scope.map(owner -> jobs.newest(JOB_ROWS, owner)).orElseGet(() -> jobs.newest(JOB_ROWS))
+                .forEach(row -> rows.add(JobJson.mapper().valueToTree(row)));
         return answer;
     }
 
-    /** One job: what the console saw of it, the request the API accepted, notification records and its trace. */
-    ObjectNode job(String requestId) {
+    /**
+     * One job: what the console saw of it, the request the API accepted, notification records and its trace. With a
+     * {@code scope}, {@code id} names a job of that caller only (as the API's status does).
+     */
+    ObjectNode job(String id, Optional<Owner> scope) {
+        String requestId = scope.map(owner -> jobs.storedIdOf(id, owner)).orElse(id);
         ObjectNode answer = JobJson.mapper().createObjectNode();
         Optional<JobRow> row = jobs.find(requestId);
         answer.put("seen", row.isPresent());
@@ -118,8 +125,26 @@ final class ConsoleApi {
         return answer;
     }
 
-    /** The queues, workers, DLQ messages and move tasks; one look per {@link #SNAPSHOT_AGE} for every page. */
-    synchronized ObjectNode queues() {
+    /**
+     * The queues, workers, DLQ messages and move tasks; one look per {@link #SNAPSHOT_AGE} for every page. With a
+     * {@code scope}, the DLQ messages of that caller only (their bodies hold prompts).
+     */
+    ObjectNode queues(Optional<Owner> scope) {
+        ObjectNode answer = queues();
+        if (scope.isEmpty()) {
+            return answer;
+        }
+        ObjectNode scoped = answer.deepCopy();
+        ArrayNode letters = scoped.putArray("deadLetters");
+        answer.path("deadLetters").forEach(letter -> {
+            if (scope.get().value().equals(letter.path("owner").asText(null))) {
+                letters.add(letter);
+            }
+        });
+        return scoped;
+    }
+
+    private synchronized ObjectNode queues() {
         Instant now = clock.instant();
         if (queuesSnapshot != null && now.isBefore(queuesSnapshotAt.plus(SNAPSHOT_AGE))) {
             return queuesSnapshot;
@@ -147,9 +172,9 @@ final class ConsoleApi {
         return answer;
     }
 
-    /** Every caller's usage of the month so far ({@link UsageWatch}). */
-    ObjectNode usage() {
-        return usage.usage();
+    /** Every caller's usage of the month so far ({@link UsageWatch}), or only {@code scope}'s. */
+    ObjectNode usage(Optional<Owner> scope) {
+        return usage.usage(scope);
     }
 
     /** Forgets the DLQ view's messages (after a redrive moved them) and the cached look at the queues. */

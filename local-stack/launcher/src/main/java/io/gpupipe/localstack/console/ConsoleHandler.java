@@ -6,20 +6,25 @@ import com.sun.net.httpserver.HttpHandler;
 import io.gpupipe.localstack.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.RequestIds;
+import io.gpupipe.model.owner.Owner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The console's HTTP side under {@code /console} on the API port: the page (HTML, script, style from the
  * classpath) and its JSON calls. The page submits and reads jobs through the public API itself; the only write here
  * is the DLQ redrive, which must come from the console's own page: a JSON POST (another site's form cannot send
  * one without a CORS preflight, which this server never grants) whose Origin, when sent, is this server.
+ * Every request passes {@link ConsoleAccess} first: this machine, a local {@code Host}, and the token when required.
  */
 final class ConsoleHandler implements HttpHandler {
     static final String BASE = "/console";
+    /** The JSON calls: with {@code --require-token}, each needs a caller's token. */
+    static final String API = BASE + "/api";
     private static final String RESOURCES = "/io/gpupipe/localstack/console/";
     private static final Map<String, String> FILES = Map.of("/console", "index.html", "/console/",
             "index.html", "/console/console.js", "console.js", "/console/console.css", "console.css");
@@ -28,13 +33,15 @@ final class ConsoleHandler implements HttpHandler {
 
     private final ConsoleApi api;
     private final ConsoleWrites writes;
+    private final ConsoleAccess access;
     private final String contentSecurityPolicy;
     private final Console console;
 
     /** {@code s3Origin}: where the page may load a speech result's audio from (the presigned URL's host). */
-    ConsoleHandler(ConsoleApi api, ConsoleWrites writes, URI s3Origin, Console console) {
+    ConsoleHandler(ConsoleApi api, ConsoleWrites writes, ConsoleAccess access, URI s3Origin, Console console) {
         this.api = api;
         this.writes = writes;
+        this.access = access;
         this.console = console;
         // no inline script or style at all: even a rendering mistake could not run a prompt's <script>
         this.contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -47,11 +54,19 @@ final class ConsoleHandler implements HttpHandler {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
-            if ("GET".equals(method) && FILES.containsKey(path)) {
+            ConsoleAccess.Verdict verdict = access.check(exchange.getRemoteAddress().getAddress(),
+                    exchange.getRequestHeaders().getFirst("Host"),
+                    exchange.getRequestHeaders().getFirst("Authorization"), path.startsWith(API));
+            if (verdict instanceof ConsoleAccess.Verdict.Refused refused) {
+                if (refused.status() == 401) {
+                    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+                }
+                json(exchange, refused.status(), error(refused.field(), refused.message()));
+            } else if ("GET".equals(method) && FILES.containsKey(path)) {
                 file(exchange, FILES.get(path));
             } else if ("GET".equals(method)) {
-                get(exchange, path.substring(BASE.length()));
-            } else if ("POST".equals(method) && path.equals(BASE + "/api/dlq/redrive")) {
+                get(exchange, path.substring(BASE.length()), ConsoleAccess.scope(verdict));
+            } else if ("POST".equals(method) && path.equals(API + "/dlq/redrive")) {
                 redrive(exchange);
             } else {
                 json(exchange, 405, error("method", method + " " + path + " is not served here"));
@@ -62,18 +77,18 @@ final class ConsoleHandler implements HttpHandler {
         }
     }
 
-    private void get(HttpExchange exchange, String path) throws IOException {
+    private void get(HttpExchange exchange, String path, Optional<Owner> scope) throws IOException {
         switch (path) {
             case "/api/config" -> json(exchange, 200, api.config());
-            case "/api/jobs" -> json(exchange, 200, api.jobs());
-            case "/api/queues" -> json(exchange, 200, api.queues());
+            case "/api/jobs" -> json(exchange, 200, api.jobs(scope));
+            case "/api/queues" -> json(exchange, 200, api.queues(scope));
             case "/api/scaling" -> json(exchange, 200, api.scaling());
-            case "/api/usage" -> json(exchange, 200, api.usage());
+            case "/api/usage" -> json(exchange, 200, api.usage(scope));
             default -> {
                 String prefix = "/api/jobs/";
                 String id = path.startsWith(prefix) ? path.substring(prefix.length()) : "";
                 if (RequestIds.isValid(id)) {
-                    json(exchange, 200, api.job(id));
+                    json(exchange, 200, api.job(id, scope));
                 } else {
                     json(exchange, 404, error("path", "no console page or call at " + BASE + path));
                 }

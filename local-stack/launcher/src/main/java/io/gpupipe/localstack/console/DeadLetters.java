@@ -1,6 +1,8 @@
 package io.gpupipe.localstack.console;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localstack.events.SqsEventSource;
+import io.gpupipe.model.JobJson;
 import io.gpupipe.model.MessageAttributes;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,9 +28,12 @@ public final class DeadLetters implements SqsEventSource.Observer {
     static final int CAPACITY = 100;
     static final int BODY_EXCERPT = 500;
 
-    /** One message on the DLQ: why it is there ({@code ErrorReason}, set by the worker) and where it came from. */
+    /**
+     * One message on the DLQ: why it is there ({@code ErrorReason}, set by the worker), where it came from, and the
+     * {@code owner} its body names (null: none, or no job JSON).
+     */
     public record Letter(String messageId, Instant sentAt, int receiveCount, String originalQueue, String reason,
-                         String body, Instant lastSeenAt) {
+                         String body, Instant lastSeenAt, String owner) {
     }
 
     private final Clock clock;
@@ -79,7 +84,15 @@ public final class DeadLetters implements SqsEventSource.Observer {
                 now), number(attributes.get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)),
                 text(message.messageAttributes().get(MessageAttributes.ORIGINAL_QUEUE)),
                 text(message.messageAttributes().get(MessageAttributes.ERROR_REASON)),
-                body.length() <= BODY_EXCERPT ? body : body.substring(0, BODY_EXCERPT - 1) + "…", now);
+                body.length() <= BODY_EXCERPT ? body : body.substring(0, BODY_EXCERPT - 1) + "…", now, owner(body));
+    }
+
+    private static String owner(String body) {
+        try {
+            return JobJson.read(body, JsonNode.class).path("owner").asText(null);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static String text(MessageAttributeValue value) {

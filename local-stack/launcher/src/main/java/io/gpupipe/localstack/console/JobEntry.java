@@ -2,6 +2,7 @@ package io.gpupipe.localstack.console;
 
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
+import io.gpupipe.model.owner.Owner;
 import java.time.Instant;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,6 +17,8 @@ final class JobEntry {
     final String requestId;
     /** The id its client chose, when the API answered it (jobs are stored under an id derived from it and its caller). */
     String clientRequestId;
+    /** Its caller, when the API answered it (null: a token without a subject, or not seen by the API). */
+    Owner owner;
     final Instant firstSeenAt;
     byte[] request;
     String answeredTier;
@@ -37,6 +40,17 @@ final class JobEntry {
     /** True when S3 holds something newer than what was last read (a result is final: never read again). */
     boolean stale() {
         return result == null && (markerWrites > markerWritesRead || resultWritten);
+    }
+
+    /** Its owner as the API's answer, else its marker or result names it (null: not known yet). */
+    String ownerValue() {
+        if (owner != null) {
+            return owner.value();
+        }
+        if (result != null && result.owner() != null) {
+            return result.owner();
+        }
+        return marker == null ? null : marker.owner();
     }
 
     /** The id its client knows it by (the console's pages and links use it), else the stored one. */

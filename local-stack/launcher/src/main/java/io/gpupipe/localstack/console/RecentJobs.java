@@ -81,6 +81,7 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
         synchronized (this) {
             JobEntry entry = entry(stored);
             entry.clientRequestId = clientId;
+            entry.owner = caller;
             storedIds.put(clientId, stored);
             entry.request = requestBody;
             entry.answeredTier = answer.path("tier").asText(null);
@@ -157,6 +158,43 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
         synchronized (this) {
             return page.stream().map(JobRow::of).toList();
         }
+    }
+
+    /**
+     * The newest {@code limit} jobs of {@code owner}, newest first: those it submitted through the API, and those
+     * whose marker or result names it.
+     */
+    public List<JobRow> newest(int limit, Owner owner) {
+        List<JobEntry> entries;
+        synchronized (this) {
+            entries = new ArrayList<>(jobs.values());
+        }
+        Collections.reverse(entries);
+        List<JobRow> rows = new ArrayList<>();
+        for (JobEntry entry : entries) {
+            if (rows.size() == limit) {
+                break;
+            }
+            refresh(entry);
+            synchronized (this) {
+                if (owner.value().equals(entry.ownerValue())) {
+                    rows.add(JobRow.of(entry));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The stored id of the job {@code owner} names {@code requestId}: its own client id, namespaced as the router
+     * does, or the stored id of a listed job of its own. Another caller's job is never named this way.
+     */
+    public synchronized String storedIdOf(String requestId, Owner owner) {
+        JobEntry listed = jobs.get(requestId);
+        if (listed != null && owner.value().equals(listed.ownerValue())) {
+            return requestId;
+        }
+        return JobKey.submitted(owner, requestId).storedId();
     }
 
     /** One job, when the console saw it. */

@@ -6,6 +6,7 @@ import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageLayout;
@@ -50,12 +51,19 @@ final class UsageWatch {
     }
 
     ObjectNode usage() {
+        return usage(Optional.empty());
+    }
+
+    /** As {@link #usage()}, of {@code scope}'s records only when given. */
+    ObjectNode usage(Optional<Owner> scope) {
         UsageRange month = UsageRange.monthToDate(clock.instant());
         Map<String, Map<LocalDate, List<UsageRecord>>> byOwner = new TreeMap<>();
         for (String key : list.apply(UsageLayout.RECORDS_PREFIX)) {
             String[] parts = key.substring(UsageLayout.RECORDS_PREFIX.length()).split("/", -1);
             Optional<LocalDate> day = parts.length == 3 ? day(parts[1]) : Optional.empty();
-            if (day.isEmpty() || day.get().isBefore(month.firstDay()) || day.get().isAfter(month.lastDay())) {
+            boolean outOfScope = scope.isPresent() && !(scope.get().isCaller() && scope.get().hex().equals(parts[0]));
+            if (outOfScope || day.isEmpty() || day.get().isBefore(month.firstDay())
+                    || day.get().isAfter(month.lastDay())) {
                 continue;
             }
             UsageRecord.parse(day.get(), parts[2]).ifPresent(record -> byOwner.computeIfAbsent(parts[0],

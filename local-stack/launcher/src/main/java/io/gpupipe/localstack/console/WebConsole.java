@@ -2,7 +2,6 @@ package io.gpupipe.localstack.console;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.Console;
-import io.gpupipe.localstack.LocalStack;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.model.TierDefinition;
 import java.net.URI;
@@ -41,8 +40,8 @@ public final class WebConsole implements AutoCloseable {
     }
 
     /** Starts following the stack's jobs, queues and workers, and serves the page on {@code api}'s port. */
-    public static WebConsole start(LocalStack stack, HttpApiFacade api, Console console) {
-        LocalAws aws = stack.aws();
+    public static WebConsole start(ConsoleSources sources, HttpApiFacade api, Console console) {
+        LocalAws aws = sources.aws();
         S3Client s3 = aws.newS3Client();
         SqsClient sqs = aws.newSqsClient();
         Clock clock = Clock.systemUTC();
@@ -66,15 +65,15 @@ public final class WebConsole implements AutoCloseable {
 
         Duration dlqVisibility = Duration.ofSeconds(Long.parseLong(dlq.get(QueueAttributeName.VISIBILITY_TIMEOUT)));
         DeadLetters deadLetters = new DeadLetters(clock, dlqVisibility.plus(RECEIVE_SLACK));
-        stack.dlqEvents().ifPresent(source -> source.observe(deadLetters));
+        sources.dlqEvents().ifPresent(source -> source.observe(deadLetters));
         Optional<Redrive> redrive = Optional.of(new Redrive(sqs, dlq.get(QueueAttributeName.QUEUE_ARN)));
 
-        ConsoleApi consoleApi = new ConsoleApi(aws.tiers(), jobs, objects, stack.options().traceFile(), queueWatch,
-                stack::workerSupervisors, deadLetters, redrive, stack.cloudWatch().map(ScalingWatch::new),
+        ConsoleApi consoleApi = new ConsoleApi(aws.tiers(), jobs, objects, sources.traceFile(), queueWatch,
+                sources.workers(), deadLetters, redrive, sources.cloudWatch().map(ScalingWatch::new),
                 new UsageWatch(prefix -> keys(s3, bucket, prefix), aws.tiers(), clock), clock);
         URI s3Origin = URI.create(aws.s3Endpoint().getScheme() + "://" + aws.s3Endpoint().getAuthority());
         api.mount(ConsoleHandler.BASE, new ConsoleHandler(consoleApi, new ConsoleWrites(queueWatch, redrive),
-                s3Origin, console));
+                new ConsoleAccess(api.port(), sources.callers()), s3Origin, console));
         return new WebConsole(api.baseUri().resolve(ConsoleHandler.BASE), s3, sqs);
     }
 

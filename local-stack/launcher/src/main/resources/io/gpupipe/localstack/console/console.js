@@ -4,7 +4,7 @@
 
 const REFRESH_MS = 2000;
 const SVG = 'http://www.w3.org/2000/svg';
-const state = {config: null, view: null, jobId: null, jobTerminalPolls: 0, busy: false};
+const state = {config: null, view: null, jobId: null, jobTerminalPolls: 0, busy: false, started: false};
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -26,11 +26,37 @@ function clear(node) {
   return node;
 }
 
+// ---- token (a stack started with --require-token: every console call and submission carries one) ----
+
+const TOKEN_KEY = 'gpupipe-console-token';
+
+function withToken(headers) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? Object.assign({'Authorization': 'Bearer ' + token}, headers) : headers;
+}
+
+function askForToken(body) {
+  const form = document.getElementById('token-form');
+  const message = ((body && body.errors) || [])[0];
+  document.getElementById('token-outcome').textContent = message ? message.message : 'a token is required';
+  form.hidden = false;
+}
+
+async function useToken(event) {
+  event.preventDefault();
+  const input = document.getElementById('token-input');
+  sessionStorage.setItem(TOKEN_KEY, input.value.trim().replace(/^Bearer\s+/i, ''));
+  input.value = '';
+  document.getElementById('token-form').hidden = true;
+  await begin();
+}
+
 async function getJson(path) {
-  const response = await fetch(path, {headers: {'Accept': 'application/json'}, cache: 'no-store'});
+  const response = await fetch(path, {headers: withToken({'Accept': 'application/json'}), cache: 'no-store'});
   const text = await response.text();
   let body = null;
   try { body = text ? JSON.parse(text) : null; } catch (e) { body = {text}; }
+  if (response.status === 401 && path.startsWith('/console/api/')) askForToken(body);
   return {status: response.status, body};
 }
 
@@ -169,7 +195,7 @@ async function submitJob(event) {
   let response;
   try {
     response = await fetch('/v1/jobs', {
-      method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(job),
+      method: 'POST', headers: withToken({'Content-Type': 'application/json'}), body: JSON.stringify(job),
     });
   } catch (e) {
     outcome.append('The API did not answer: ' + e.message);
@@ -397,7 +423,7 @@ async function redrive(event) {
   event.preventDefault();
   const outcome = clear(document.getElementById('redrive-outcome'));
   const response = await fetch('/console/api/dlq/redrive', {
-    method: 'POST', headers: {'Content-Type': 'application/json'},
+    method: 'POST', headers: withToken({'Content-Type': 'application/json'}),
     body: JSON.stringify({destination: document.getElementById('redrive-destination').value}),
   });
   const body = await response.json().catch(() => ({}));
@@ -488,8 +514,20 @@ async function refreshUsage() {
 // ---- start ----
 
 async function start() {
+  document.getElementById('token-form').addEventListener('submit', useToken);
+  await begin();
+}
+
+// the page's views need the configuration: without it (no valid token yet) only the token form is live
+async function begin() {
   const config = await getJson('/console/api/config');
+  if (config.status !== 200) return;
   state.config = config.body;
+  if (state.started) {
+    refresh();
+    return;
+  }
+  state.started = true;
   document.getElementById('f-kind').addEventListener('change', showKindFields);
   document.getElementById('submit-form').addEventListener('submit', submitJob);
   document.getElementById('redrive-form').addEventListener('submit', redrive);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
+import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
@@ -13,6 +14,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -152,6 +154,32 @@ class RecentJobsTest {
     }
 
     @Test
+    void newestOfAnOwner_shouldListOnlyItsJobs_andNameItsOwnIdsOnly() {
+        // given: jobs of two callers through the API, one sent straight to a queue by a producer that names A
+        Owner a = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A).owner();
+        Owner b = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_B).owner();
+        String ofA = UUID.randomUUID().toString();
+        String ofB = UUID.randomUUID().toString();
+        answer(a, ofA, "{\"prompt\":\"A's\"}");
+        answer(b, ofB, "{\"prompt\":\"B's\"}");
+        String direct = UUID.randomUUID().toString();
+        Instant now = Instant.now();
+        put(JobLayout.markerKey(direct), new JobState(direct, JobStatus.QUEUED, SMALL, Task.GENERATE, now, now, null,
+                null, null, null, a.value(), null));
+
+        // when, then: each sees its own (A also the queue job naming it), the operator's view every job
+        assertThat(jobs.newest(10, b)).extracting(JobRow::requestId).containsExactly(ofB);
+        assertThat(jobs.newest(10, a)).extracting(JobRow::requestId).containsExactly(direct, ofA);
+        assertThat(jobs.newest(10)).extracting(JobRow::requestId).containsExactly(direct, ofB, ofA);
+        // and an id names the job in the caller's own namespace: B naming A's id finds no job of A
+        assertThat(jobs.storedIdOf(ofA, a)).isEqualTo(JobIds.stored(a, ofA));
+        assertThat(jobs.storedIdOf(ofA, b)).isNotEqualTo(JobIds.stored(a, ofA));
+        assertThat(jobs.find(jobs.storedIdOf(ofA, b))).isEmpty();
+        assertThat(jobs.storedIdOf(direct, a)).isEqualTo(direct);
+        assertThat(jobs.storedIdOf(direct, b)).isNotEqualTo(direct);
+    }
+
+    @Test
     void excerpt_shouldTakeTheLastUserMessageOfAChat_andCutLongPrompts() {
         assertThat(JobRow.excerpt(("{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":"
                 + "\"user\",\"content\":\"Tell me about Lily.\"}]}").getBytes(StandardCharsets.UTF_8)))
@@ -163,6 +191,12 @@ class RecentJobsTest {
     private void answer(String id, String request) {
         answered("POST", "/v1/jobs", request, 202, "{\"requestId\":\"" + id + "\",\"tier\":\"small\","
                 + "\"status\":\"queued\"}");
+    }
+
+    private void answer(Owner caller, String id, String request) {
+        HttpApiRoute.Match route = HttpApiRoute.find(HttpApiRoute.ROUTER, "POST", "/v1/jobs").orElseThrow();
+        jobs.answered(route, caller, request.getBytes(StandardCharsets.UTF_8), 202, ("{\"requestId\":\"" + id
+                + "\",\"tier\":\"small\",\"status\":\"queued\"}").getBytes(StandardCharsets.UTF_8));
     }
 
     private void answered(String method, String path, String request, int status, String response) {
