@@ -6,11 +6,13 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,19 +76,21 @@ public final class LocalAws implements AutoCloseable {
     private final URI sqsEndpoint;
     private final URI s3Endpoint;
     private final Map<String, String> queueUrls = new LinkedHashMap<>();
+    private final List<LatencyProxy> latencyProxies;
 
     private static String queueOf(Tier tier) {
         return TierCatalogue.bundled().get(tier).queue();
     }
 
     private LocalAws(LocalAwsOptions options, SQSRestServer sqsServer, S3Proxy s3Proxy, NotifyingBlobStore store,
-                     URI sqsEndpoint, URI s3Endpoint) {
+                     URI sqsEndpoint, URI s3Endpoint, List<LatencyProxy> latencyProxies) {
         this.options = options;
         this.sqsServer = sqsServer;
         this.s3Proxy = s3Proxy;
         this.blobStore = store;
         this.sqsEndpoint = sqsEndpoint;
         this.s3Endpoint = s3Endpoint;
+        this.latencyProxies = List.copyOf(latencyProxies);
     }
 
     /** Starts both endpoints with in-memory storage on free ports and creates the queues and bucket. */
@@ -95,9 +99,12 @@ public final class LocalAws implements AutoCloseable {
     }
 
     public static LocalAws start(LocalAwsOptions options) {
+        // with added latency, clients reach each emulator through a LatencyProxy on the public port
+        AwsLatency latency = options.latency();
         int sqsPort = options.sqsPort() == 0 ? freePort() : options.sqsPort();
+        int elasticMqPort = latency.sqs().isZero() ? sqsPort : freePort();
         SQSRestServer sqs = SQSRestServerBuilder.withInterface(options.host())
-                .withPort(sqsPort)
+                .withPort(elasticMqPort)
                 .withServerAddress(new NodeAddress("http", options.advertisedHost(), sqsPort, ""))
                 .withAWSRegion(REGION)
                 .start();
@@ -106,9 +113,10 @@ public final class LocalAws implements AutoCloseable {
 
         NotifyingBlobStore store = new NotifyingBlobStore(blobStore(options.dataDir()));
         int s3Port = options.s3Port() == 0 ? freePort() : options.s3Port();
+        int s3ProxyPort = latency.s3().isZero() ? s3Port : freePort();
         S3Proxy s3 = S3Proxy.builder()
                 .blobStore(store)
-                .endpoint(URI.create("http://" + options.host() + ":" + s3Port))
+                .endpoint(URI.create("http://" + options.host() + ":" + s3ProxyPort))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
         WholeBodyReads.install(s3);
@@ -127,8 +135,18 @@ public final class LocalAws implements AutoCloseable {
             sqs.stopAndWait();
             throw new IllegalStateException("S3 endpoint could not start on port " + s3Port + ": " + e.getMessage(), e);
         }
-        URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":" + s3.getPort());
-        LocalAws aws = new LocalAws(options, sqs, s3, store, sqsEndpoint, s3Endpoint);
+        List<LatencyProxy> proxies = new ArrayList<>();
+        if (!latency.sqs().isZero()) {
+            proxies.add(LatencyProxy.start("sqs", options.host(), sqsPort,
+                    new InetSocketAddress(options.host(), elasticMqPort), latency.sqs()));
+        }
+        if (!latency.s3().isZero()) {
+            proxies.add(LatencyProxy.start("s3", options.host(), s3Port,
+                    new InetSocketAddress(options.host(), s3.getPort()), latency.s3()));
+        }
+        URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":"
+                + (latency.s3().isZero() ? s3.getPort() : s3Port));
+        LocalAws aws = new LocalAws(options, sqs, s3, store, sqsEndpoint, s3Endpoint, proxies);
         aws.createResources();
         return aws;
     }
@@ -298,6 +316,7 @@ public final class LocalAws implements AutoCloseable {
 
     @Override
     public void close() {
+        latencyProxies.forEach(LatencyProxy::close);
         try {
             s3Proxy.stop();
         } catch (Exception e) {
