@@ -104,8 +104,9 @@ final class FairQueueReport {
             renderer.setSeriesStroke(data.getSeriesCount(), new BasicStroke(1.5f));
             data.addSeries(series);
         }
-        XYPlot plot = new XYPlot(data, new NumberAxis("seconds after A's burst of " + NOISY_JOBS + " jobs"),
-                new LogarithmicAxis("B's wait from send to receive, seconds (log)"), renderer);
+        NumberAxis time = new NumberAxis(String.format(Locale.ROOT, "seconds after A's burst of %,d jobs", NOISY_JOBS));
+        XYPlot plot = new XYPlot(data, time, new LogarithmicAxis("B's wait from send to receive, seconds (log)"),
+                renderer);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);

@@ -54,6 +54,10 @@ public final class SimulatorCommand implements Callable<Integer> {
             + "fair-queues.png to --out")
     boolean fairQueues;
 
+    @Option(names = "--capacity", description = "instead of the traces table: what each AWS resource sees at 100, "
+            + "1,000 and 10,000 accepted jobs/s against its limit; writes capacity.md to --out")
+    boolean capacity;
+
     @Option(names = "--levers", split = ",", description = "levers deployed with gpupipe's policies (wake, stream, "
             + "ready, warmpool); default: none")
     List<String> levers = new ArrayList<>();
@@ -82,6 +86,13 @@ public final class SimulatorCommand implements Callable<Integer> {
         }
         if (fairQueues) {
             return fairQueues();
+        }
+        if (capacity) {
+            String markdown = CapacityTable.markdown();
+            stdout.print(markdown);
+            Files.createDirectories(out);
+            Files.writeString(out.resolve("capacity.md"), markdown);
+            return 0;
         }
         List<Policy> chosen = policies.isEmpty() ? Arrays.asList(Policy.values())
                 : policies.stream().map(Policy::of).toList();
