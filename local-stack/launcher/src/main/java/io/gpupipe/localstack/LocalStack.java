@@ -143,7 +143,7 @@ public final class LocalStack implements AutoCloseable {
 
         step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
         aws = LocalAws.start(overrides.localAws(LocalAwsOptions.defaults().withPorts(options.sqsPort(),
-                options.s3Port()).withDataDir(options.dataDir())));
+                options.s3Port()).withDataDir(options.dataDir()).withAwsLatency(options.awsLatency())));
         ComponentEnvironment env = new ComponentEnvironment(aws, options.traceFile());
         if (options.traceFile() != null) {
             console.info("every component appends its spans to " + options.traceFile());
