@@ -45,7 +45,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * The AWS endpoints gpupipe needs, in this JVM and over their real wire protocols: SQS (ElasticMQ) with the tier
  * queues, the shared DLQ and its redrive policy, and S3 (S3Proxy, which honours {@code If-None-Match: *}; on
  * CopyObject through {@link CreateOnlyCopies}) with the results bucket. Used by the local stack and by every
- * module's tests.
+ * module's tests. With {@link LocalAwsOptions#latency()} a {@link LatencyProxy} per service answers on the endpoint's
+ * port and passes each request on to the emulator after that delay.
  */
 public final class LocalAws implements AutoCloseable {
     /** How long closing waits for ElasticMQ to stop. */
@@ -133,16 +134,24 @@ public final class LocalAws implements AutoCloseable {
             throw new IllegalStateException("interrupted while starting S3Proxy", e);
         } catch (Exception e) {
             sqs.stopAndWait();
-            throw new IllegalStateException("S3 endpoint could not start on port " + s3Port + ": " + e.getMessage(), e);
+            throw new IllegalStateException("S3 endpoint could not start on port " + s3ProxyPort + ": " + e.getMessage(),
+                    e);
         }
         List<LatencyProxy> proxies = new ArrayList<>();
-        if (!latency.sqs().isZero()) {
-            proxies.add(LatencyProxy.start("sqs", options.host(), sqsPort,
-                    new InetSocketAddress(options.host(), elasticMqPort), latency.sqs()));
-        }
-        if (!latency.s3().isZero()) {
-            proxies.add(LatencyProxy.start("s3", options.host(), s3Port,
-                    new InetSocketAddress(options.host(), s3.getPort()), latency.s3()));
+        try {
+            if (!latency.sqs().isZero()) {
+                proxies.add(LatencyProxy.start("sqs", options.host(), sqsPort,
+                        new InetSocketAddress(options.host(), elasticMqPort), latency.sqs()));
+            }
+            if (!latency.s3().isZero()) {
+                proxies.add(LatencyProxy.start("s3", options.host(), s3Port,
+                        new InetSocketAddress(options.host(), s3.getPort()), latency.s3()));
+            }
+        } catch (UncheckedIOException e) {
+            proxies.forEach(LatencyProxy::close);
+            stopQuietly(s3);
+            sqs.stopAndWait();
+            throw e;
         }
         URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":"
                 + (latency.s3().isZero() ? s3.getPort() : s3Port));
@@ -210,6 +219,14 @@ public final class LocalAws implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void stopQuietly(S3Proxy s3) {
+        try {
+            s3.stop();
+        } catch (Exception e) {
+            // best effort: the JVM may be exiting
         }
     }
 
@@ -317,11 +334,7 @@ public final class LocalAws implements AutoCloseable {
     @Override
     public void close() {
         latencyProxies.forEach(LatencyProxy::close);
-        try {
-            s3Proxy.stop();
-        } catch (Exception e) {
-            // best effort: the JVM may be exiting
-        }
+        stopQuietly(s3Proxy);
         // Bounded: a long poll of a client killed mid-receive (the supervision test SIGKILLs a worker) can keep
         // ElasticMQ's shutdown waiting for a minute; the server has stopped accepting by then, and a stack that is
         // closing must not hang on it.
