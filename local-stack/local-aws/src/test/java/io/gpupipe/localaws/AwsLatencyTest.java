@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,20 +22,22 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * Local AWS with added latency ({@code s3=150ms,sqs=80ms}): SDK calls pass through the proxies unchanged (signed
- * requests, presigned URLs, bodies both ways) and each costs at least its service's delay. Only a lower bound is
- * asserted: a loaded machine may add any amount on top.
+ * Local AWS with added latency: SDK calls pass through the proxies unchanged (signed requests, presigned URLs, bodies
+ * both ways) and each costs at least its service's delay. Only a lower bound is asserted, over three warmed calls in
+ * a row, with delays long enough (a second) that a loaded machine does not reach them on its own; it may add any
+ * amount on top.
  */
 class AwsLatencyTest {
-    private static final Duration S3_DELAY = Duration.ofMillis(150);
-    private static final Duration SQS_DELAY = Duration.ofMillis(80);
+    private static final Duration S3_DELAY = Duration.ofMillis(1_200);
+    private static final Duration SQS_DELAY = Duration.ofMillis(1_000);
+    private static final int CALLS = 3;
     private static LocalAws aws;
     private static S3Client s3;
     private static SqsClient sqs;
 
     @BeforeAll
     static void start() {
-        aws = LocalAws.start(LocalAwsOptions.defaults().withAwsLatency(AwsLatency.parse("s3=150ms,sqs=80ms")));
+        aws = LocalAws.start(LocalAwsOptions.defaults().withAwsLatency(AwsLatency.parse("s3=1200ms,sqs=1s")));
         s3 = aws.newS3Client();
         sqs = aws.newSqsClient();
     }
@@ -48,20 +51,27 @@ class AwsLatencyTest {
 
     @Test
     void s3Calls_shouldPassUnchangedAndTakeAtLeastTheDelay_whenS3LatencyIsSet() throws Exception {
-        // given: a body larger than one proxy read, so it crosses in several chunks
+        // given: a body larger than one proxy read, so it crosses in several chunks; the client warmed by one call
         String body = "x".repeat(200_000) + "end";
+        s3.putObject(b -> b.bucket(aws.bucket()).key("latency/warm.txt"), RequestBody.fromString("warm"));
 
         // when
-        Duration put = timed(() -> s3.putObject(b -> b.bucket(aws.bucket()).key("latency/a.txt"),
-                RequestBody.fromString(body)));
+        Duration puts = timed(() -> {
+            for (int i = 0; i < CALLS; i++) {
+                s3.putObject(b -> b.bucket(aws.bucket()).key("latency/a.txt"), RequestBody.fromString(body));
+            }
+        });
         String[] read = new String[1];
-        Duration get = timed(() -> read[0] = s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key("latency/a.txt"))
-                .asUtf8String());
+        Duration gets = timed(() -> {
+            for (int i = 0; i < CALLS; i++) {
+                read[0] = s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key("latency/a.txt")).asUtf8String();
+            }
+        });
 
         // then
         assertThat(read[0]).isEqualTo(body);
-        assertThat(put).isGreaterThanOrEqualTo(S3_DELAY);
-        assertThat(get).isGreaterThanOrEqualTo(S3_DELAY);
+        assertThat(puts).isGreaterThanOrEqualTo(S3_DELAY.multipliedBy(CALLS));
+        assertThat(gets).isGreaterThanOrEqualTo(S3_DELAY.multipliedBy(CALLS));
     }
 
     @Test
@@ -88,20 +98,27 @@ class AwsLatencyTest {
 
     @Test
     void sqsCalls_shouldPassUnchangedAndTakeAtLeastTheDelay_whenSqsLatencyIsSet() throws Exception {
-        // given
+        // given: the client warmed by one call
         String queueUrl = aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE);
+        sqs.getQueueAttributes(b -> b.queueUrl(queueUrl));
 
         // when
-        Duration send = timed(() -> sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody("ü 1")));
-        List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl).waitTimeSeconds(5)).messages();
-        Duration delete = timed(() -> sqs.deleteMessage(b -> b.queueUrl(queueUrl)
-                .receiptHandle(received.get(0).receiptHandle())));
+        Duration sends = timed(() -> {
+            for (int i = 0; i < CALLS; i++) {
+                int n = i;
+                sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody("ü " + n));
+            }
+        });
+        List<Message> received = new ArrayList<>();
+        while (received.size() < CALLS) {
+            received.addAll(sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(5))
+                    .messages());
+        }
 
         // then
-        assertThat(received).extracting(Message::body).containsExactly("ü 1");
+        assertThat(received).extracting(Message::body).containsExactlyInAnyOrder("ü 0", "ü 1", "ü 2");
         assertThat(queueUrl).contains(":" + aws.sqsEndpoint().getPort() + "/");
-        assertThat(send).isGreaterThanOrEqualTo(SQS_DELAY);
-        assertThat(delete).isGreaterThanOrEqualTo(SQS_DELAY);
+        assertThat(sends).isGreaterThanOrEqualTo(SQS_DELAY.multipliedBy(CALLS));
     }
 
     @Test
