@@ -49,6 +49,15 @@ public final class SimulatorCommand implements Callable<Integer> {
             + "stage, the goal check; writes cold-start.md and cold-start-stages.png to --out")
     boolean coldStart;
 
+    @Option(names = "--fair-queues", description = "instead of the traces table: a quiet caller's wait behind a noisy "
+            + "one (10,000 jobs at once) on a standard queue and on a fair queue; writes fair-queues.md and "
+            + "fair-queues.png to --out")
+    boolean fairQueues;
+
+    @Option(names = "--capacity", description = "instead of the traces table: what each AWS resource sees at 100, "
+            + "1,000 and 10,000 accepted jobs/s against its limit; writes capacity.md to --out")
+    boolean capacity;
+
     @Option(names = "--levers", split = ",", description = "levers deployed with gpupipe's policies (wake, stream, "
             + "ready, warmpool); default: none")
     List<String> levers = new ArrayList<>();
@@ -74,6 +83,16 @@ public final class SimulatorCommand implements Callable<Integer> {
         }
         if (coldStart) {
             return coldStart(platform);
+        }
+        if (fairQueues) {
+            return fairQueues();
+        }
+        if (capacity) {
+            String markdown = CapacityTable.markdown();
+            stdout.print(markdown);
+            Files.createDirectories(out);
+            Files.writeString(out.resolve("capacity.md"), markdown);
+            return 0;
         }
         List<Policy> chosen = policies.isEmpty() ? Arrays.asList(Policy.values())
                 : policies.stream().map(Policy::of).toList();
@@ -126,6 +145,18 @@ public final class SimulatorCommand implements Callable<Integer> {
         if (!noCharts) {
             stderr.println("chart: " + StageChart.write(report, platform, out.resolve("cold-start-stages.png"), 1200,
                     900));
+        }
+        return 0;
+    }
+
+    private Integer fairQueues() throws IOException {
+        FairQueueReport report = FairQueueReport.run(seed);
+        String markdown = report.markdown();
+        stdout.print(markdown);
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("fair-queues.md"), markdown);
+        if (!noCharts) {
+            stderr.println("chart: " + report.chart(out.resolve("fair-queues.png"), 1000, 600));
         }
         return 0;
     }

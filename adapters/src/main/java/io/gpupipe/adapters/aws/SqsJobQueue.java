@@ -10,6 +10,7 @@ import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.TraceContext;
+import io.gpupipe.model.owner.Owner;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,7 +36,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  * jobs go out with SendMessageBatch, grouped by {@link SqsBatches} (10 entries, body plus attributes within the
  * queue's message size); each entry succeeds or fails on its own, so the answer is checked entry by entry. Each message carries
  * the sender's trace, when there is one: W3C {@code traceparent} as a message attribute and the same ids as the
- * {@code AWSTraceHeader} system attribute, so X-Ray links the SQS hop.
+ * {@code AWSTraceHeader} system attribute, so X-Ray links the SQS hop; and its owner as {@code MessageGroupId}
+ * ({@link #messageGroupId}).
  */
 public final class SqsJobQueue implements JobQueue {
     private static final Logger LOG = Logger.getLogger(SqsJobQueue.class);
@@ -70,7 +72,7 @@ public final class SqsJobQueue implements JobQueue {
         String message = body(job);
         Optional<TraceContext> trace = currentTrace.get();
         try {
-            return sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(message)
+            return sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(message).messageGroupId(messageGroupId(job))
                     .messageAttributes(attributes(job, tier, trace)).messageSystemAttributes(systemAttributes(trace)))
                     .messageId();
         } catch (AwsServiceException e) {
@@ -104,9 +106,11 @@ public final class SqsJobQueue implements JobQueue {
             List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
             List<String> ids = new ArrayList<>();
             for (Outgoing message : group) {
+                InferenceJob job = byId.get(message.requestId());
                 batch.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(batch.size()))
-                        .messageBody(message.body()).messageAttributes(attributes(byId.get(message.requestId()),
-                                tier, trace)).messageSystemAttributes(systemAttributes(trace)).build());
+                        .messageBody(message.body()).messageGroupId(messageGroupId(job))
+                        .messageAttributes(attributes(job, tier, trace))
+                        .messageSystemAttributes(systemAttributes(trace)).build());
                 ids.add(message.requestId());
             }
             failures.putAll(sendBatch(queueUrl, tier, batch, ids));
@@ -175,6 +179,17 @@ public final class SqsJobQueue implements JobQueue {
             Optional<TraceContext> trace) {
         return trace.map(t -> Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER, MessageSystemAttributeValue
                 .builder().dataType("String").stringValue(t.awsTraceHeader()).build())).orElse(Map.of());
+    }
+
+    /**
+     * The job's owner as its message group: on a fair queue (a standard queue whose messages carry a group), SQS
+     * serves a quiet owner's messages before those of an owner holding a disproportionate share of the consumers
+     * (SQS developer guide, "Amazon SQS fair queues"); one caller's backlog then no longer delays every other
+     * caller's next job. A job sent without an owner is {@link Owner#QUEUE}'s. A standard queue keeps no order
+     * within a group, so nothing else changes (a FIFO queue would, and the tier queues are not FIFO).
+     */
+    static String messageGroupId(InferenceJob job) {
+        return job.owner() == null ? Owner.QUEUE.value() : job.owner();
     }
 
     private static Map<String, MessageAttributeValue> attributes(InferenceJob job, Tier tier,

@@ -69,7 +69,8 @@ public final class SqsTierQueue implements TierQueue {
         List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(max)
                 .waitTimeSeconds((int) wait.toSeconds())
                 .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                        MessageSystemAttributeName.SENT_TIMESTAMP, MessageSystemAttributeName.AWS_TRACE_HEADER)
+                        MessageSystemAttributeName.SENT_TIMESTAMP, MessageSystemAttributeName.AWS_TRACE_HEADER,
+                        MessageSystemAttributeName.MESSAGE_GROUP_ID)
                 .messageAttributeNames("All")).messages();
         List<QueueMessage> received = new ArrayList<>(messages.size());
         for (Message m : messages) {
@@ -79,7 +80,7 @@ public final class SqsTierQueue implements TierQueue {
             String sent = system.get(MessageSystemAttributeName.SENT_TIMESTAMP);
             Instant sentAt = sent == null ? null : Instant.ofEpochMilli(Long.parseLong(sent));
             received.add(new QueueMessage(m.messageId(), m.receiptHandle(), m.body(), receiveCount, sentAt,
-                    traceparent(m)));
+                    traceparent(m), system.get(MessageSystemAttributeName.MESSAGE_GROUP_ID)));
         }
         return received;
     }
@@ -148,9 +149,11 @@ public final class SqsTierQueue implements TierQueue {
         }
         String shortReason = reason.length() <= MAX_REASON_CHARS ? reason
                 : reason.substring(0, MAX_REASON_CHARS - 3) + "...";
-        sqs.sendMessage(b -> b.queueUrl(dlqUrl).messageBody(message.body()).messageAttributes(Map.of(
-                MessageAttributes.ERROR_REASON, stringAttribute(shortReason),
-                MessageAttributes.ORIGINAL_QUEUE, stringAttribute(queueUrl))));
+        // the message keeps its group (its owner), so a redrive back to a tier queue stays fair
+        sqs.sendMessage(b -> b.queueUrl(dlqUrl).messageBody(message.body()).messageGroupId(message.messageGroupId())
+                .messageAttributes(Map.of(
+                        MessageAttributes.ERROR_REASON, stringAttribute(shortReason),
+                        MessageAttributes.ORIGINAL_QUEUE, stringAttribute(queueUrl))));
     }
 
     private static MessageAttributeValue stringAttribute(String value) {

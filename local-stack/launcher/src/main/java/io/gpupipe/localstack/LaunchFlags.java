@@ -1,5 +1,6 @@
 package io.gpupipe.localstack;
 
+import io.gpupipe.localaws.AwsLatency;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import java.net.URI;
@@ -103,6 +104,10 @@ final class LaunchFlags {
             + "anonymous caller]"})
     boolean requireToken;
 
+    @Option(names = "--aws-latency", paramLabel = "LIST", converter = AwsLatencyConverter.class,
+            description = {"delay every SQS and S3 call, as a region would, e.g. s3=20ms,sqs=10ms", "[none]"})
+    AwsLatency awsLatency;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
     boolean help;
 
@@ -149,7 +154,7 @@ final class LaunchFlags {
                 or(workers, defaults.workers()), or(metricInterval, defaults.metricInterval()), defaults.repo(),
                 or(routerConcurrency, defaults.routerConcurrency()),
                 traceFile != null ? traceFile.toAbsolutePath() : defaults.traceFile(), console,
-                requireToken || defaults.requireToken());
+                requireToken || defaults.requireToken(), or(awsLatency, defaults.awsLatency()));
     }
 
     private static URI envUrl(String value) {
@@ -213,6 +218,17 @@ final class LaunchFlags {
         public Integer convert(String value) {
             return wholeNumber(value, 1, LaunchOptions.MAX_ROUTER_CONCURRENCY, "must be a whole number from 1 to "
                     + LaunchOptions.MAX_ROUTER_CONCURRENCY);
+        }
+    }
+
+    static final class AwsLatencyConverter implements ITypeConverter<AwsLatency> {
+        @Override
+        public AwsLatency convert(String value) {
+            try {
+                return AwsLatency.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new BadValueException("must be like s3=20ms,sqs=10ms: " + e.getMessage());
+            }
         }
     }
 

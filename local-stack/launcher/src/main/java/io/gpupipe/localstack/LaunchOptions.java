@@ -1,5 +1,6 @@
 package io.gpupipe.localstack;
 
+import io.gpupipe.localaws.AwsLatency;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import java.net.URI;
@@ -7,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -16,7 +18,8 @@ import java.util.Set;
  * to that one JSON-lines file ({@code --trace-file}). {@code console} serves the web console at
  * {@code /console} on the API port ({@code --no-console} turns it off). {@code requireToken} makes the HTTP API refuse
  * requests without a bearer token of one of the local callers, as a deployed API with a JWT authorizer does
- * ({@code --require-token}; off by default, so plain {@code curl} works as the anonymous caller).
+ * ({@code --require-token}; off by default, so plain {@code curl} works as the anonymous caller). {@code awsLatency}
+ * is added in front of the SQS and S3 endpoints ({@code --aws-latency}).
  */
 public record LaunchOptions(
         int apiPort,
@@ -36,7 +39,8 @@ public record LaunchOptions(
         int routerConcurrency,
         Path traceFile,
         boolean console,
-        boolean requireToken) {
+        boolean requireToken,
+        AwsLatency awsLatency) {
 
     public static final int DEFAULT_API_PORT = 8080;
     public static final int DEFAULT_SQS_PORT = 9324;
@@ -58,10 +62,21 @@ public record LaunchOptions(
 
     public LaunchOptions {
         workers = Collections.unmodifiableSet(new LinkedHashSet<>(workers));
+        Objects.requireNonNull(awsLatency, "awsLatency");
         if (routerConcurrency < 1 || routerConcurrency > MAX_ROUTER_CONCURRENCY) {
             throw new IllegalArgumentException("router concurrency must be 1.." + MAX_ROUTER_CONCURRENCY + ": "
                     + routerConcurrency);
         }
+    }
+
+    /** The options without added AWS latency. */
+    public LaunchOptions(int apiPort, int sqsPort, int s3Port, Path dataDir, Path textModel,
+                         boolean downloadTextModel, URI textModelUrl, String textModelSha256, Path cacheDir,
+                         Backend backend, URI modelServerUrl, Set<Tier> workers, Duration metricInterval, Path repo,
+                         int routerConcurrency, Path traceFile, boolean console, boolean requireToken) {
+        this(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256, cacheDir,
+                backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency, traceFile, console,
+                requireToken, AwsLatency.NONE);
     }
 
     /** The options with the default router concurrency. */
@@ -83,51 +98,58 @@ public record LaunchOptions(
     public LaunchOptions withFreePorts() {
         return new LaunchOptions(0, 0, 0, dataDir, textModel, downloadTextModel, textModelUrl, textModelSha256,
                 cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency, traceFile,
-                console, requireToken);
+                console, requireToken, awsLatency);
     }
 
     public LaunchOptions withTextModel(Path model) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, model, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                traceFile, console, requireToken);
+                traceFile, console, requireToken, awsLatency);
     }
 
     public LaunchOptions withWorkers(Set<Tier> tiers) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, tiers, metricInterval, repo, routerConcurrency,
-                traceFile, console, requireToken);
+                traceFile, console, requireToken, awsLatency);
     }
 
     public LaunchOptions withMetricInterval(Duration interval) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, interval, repo, routerConcurrency,
-                traceFile, console, requireToken);
+                traceFile, console, requireToken, awsLatency);
     }
 
     public LaunchOptions withRouterConcurrency(int environments) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, environments,
-                traceFile, console, requireToken);
+                traceFile, console, requireToken, awsLatency);
     }
 
     /** Every component appends its spans to {@code file} (JSON lines; null: no trace file). */
     public LaunchOptions withTraceFile(Path file) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                file, console, requireToken);
+                file, console, requireToken, awsLatency);
     }
 
     /** The web console on ({@code true}, the default) or off. */
     public LaunchOptions withConsole(boolean on) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                traceFile, on, requireToken);
+                traceFile, on, requireToken, awsLatency);
     }
 
     /** Requests without a local caller's bearer token refused (401) or passed on as the anonymous caller. */
     public LaunchOptions withRequireToken(boolean required) {
         return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
                 textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
-                traceFile, console, required);
+                traceFile, console, required, awsLatency);
+    }
+
+    /** Every call to the local SQS and S3 endpoints waits {@code latency} first (a region's latency, locally). */
+    public LaunchOptions withAwsLatency(AwsLatency latency) {
+        return new LaunchOptions(apiPort, sqsPort, s3Port, dataDir, textModel, downloadTextModel, textModelUrl,
+                textModelSha256, cacheDir, backend, modelServerUrl, workers, metricInterval, repo, routerConcurrency,
+                traceFile, console, requireToken, latency);
     }
 }

@@ -109,7 +109,8 @@ public final class StackAssembler {
 
         step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
         LocalAws aws = closer.add(Stage.STORAGE, LocalAws.start(overrides.localAws(LocalAwsOptions.defaults()
-                .withPorts(options.sqsPort(), options.s3Port()).withDataDir(options.dataDir()))), LocalAws::close);
+                .withPorts(options.sqsPort(), options.s3Port()).withDataDir(options.dataDir())
+                .withAwsLatency(options.awsLatency()))), LocalAws::close);
         ComponentEnvironment env = new ComponentEnvironment(aws, options.traceFile());
         if (options.traceFile() != null) {
             console.info("every component appends its spans to " + options.traceFile());

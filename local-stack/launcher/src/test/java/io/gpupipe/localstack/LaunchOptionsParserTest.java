@@ -2,6 +2,7 @@ package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.localaws.AwsLatency;
 import io.gpupipe.model.Tier;
 import java.net.URI;
 import java.nio.file.Path;
@@ -51,6 +52,15 @@ class LaunchOptionsParserTest {
     void parse_shouldSetTheRouterEnvironments_whenRouterConcurrencyIsGiven() {
         assertThat(run("--router-concurrency", "4").routerConcurrency()).isEqualTo(4);
         assertThat(run("--router-concurrency=64").routerConcurrency()).isEqualTo(64);
+    }
+
+    @Test
+    void parse_shouldAddAwsLatency_onlyWhenTheFlagGivesIt() {
+        assertThat(run().awsLatency()).isEqualTo(AwsLatency.NONE);
+        assertThat(run("--aws-latency", "s3=20ms,sqs=10ms").awsLatency())
+                .isEqualTo(new AwsLatency(Duration.ofMillis(20), Duration.ofMillis(10)));
+        assertThat(invalid("--aws-latency", "s3=20")).startsWith("--aws-latency must be like s3=20ms,sqs=10ms: ")
+                .contains("\"s3=20\"");
     }
 
     @Test

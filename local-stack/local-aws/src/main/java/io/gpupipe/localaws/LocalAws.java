@@ -6,11 +6,13 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * The AWS endpoints gpupipe needs, in this JVM and over their real wire protocols: SQS (ElasticMQ) with the tier
  * queues, the shared DLQ and its redrive policy, and S3 (S3Proxy, which honours {@code If-None-Match: *}; on
  * CopyObject through {@link CreateOnlyCopies}) with the results bucket. Used by the local stack and by every
- * module's tests.
+ * module's tests. With {@link LocalAwsOptions#latency()} a {@link LatencyProxy} per service answers on the endpoint's
+ * port and passes each request on to the emulator after that delay.
  */
 public final class LocalAws implements AutoCloseable {
     /** How long closing waits for ElasticMQ to stop. */
@@ -74,19 +77,21 @@ public final class LocalAws implements AutoCloseable {
     private final URI sqsEndpoint;
     private final URI s3Endpoint;
     private final Map<String, String> queueUrls = new LinkedHashMap<>();
+    private final List<LatencyProxy> latencyProxies;
 
     private static String queueOf(Tier tier) {
         return TierCatalogue.bundled().get(tier).queue();
     }
 
     private LocalAws(LocalAwsOptions options, SQSRestServer sqsServer, S3Proxy s3Proxy, NotifyingBlobStore store,
-                     URI sqsEndpoint, URI s3Endpoint) {
+                     URI sqsEndpoint, URI s3Endpoint, List<LatencyProxy> latencyProxies) {
         this.options = options;
         this.sqsServer = sqsServer;
         this.s3Proxy = s3Proxy;
         this.blobStore = store;
         this.sqsEndpoint = sqsEndpoint;
         this.s3Endpoint = s3Endpoint;
+        this.latencyProxies = List.copyOf(latencyProxies);
     }
 
     /** Starts both endpoints with in-memory storage on free ports and creates the queues and bucket. */
@@ -95,9 +100,12 @@ public final class LocalAws implements AutoCloseable {
     }
 
     public static LocalAws start(LocalAwsOptions options) {
+        // with added latency, clients reach each emulator through a LatencyProxy on the public port
+        AwsLatency latency = options.latency();
         int sqsPort = options.sqsPort() == 0 ? freePort() : options.sqsPort();
+        int elasticMqPort = latency.sqs().isZero() ? sqsPort : freePort();
         SQSRestServer sqs = SQSRestServerBuilder.withInterface(options.host())
-                .withPort(sqsPort)
+                .withPort(elasticMqPort)
                 .withServerAddress(new NodeAddress("http", options.advertisedHost(), sqsPort, ""))
                 .withAWSRegion(REGION)
                 .start();
@@ -106,9 +114,10 @@ public final class LocalAws implements AutoCloseable {
 
         NotifyingBlobStore store = new NotifyingBlobStore(blobStore(options.dataDir()));
         int s3Port = options.s3Port() == 0 ? freePort() : options.s3Port();
+        int s3ProxyPort = latency.s3().isZero() ? s3Port : freePort();
         S3Proxy s3 = S3Proxy.builder()
                 .blobStore(store)
-                .endpoint(URI.create("http://" + options.host() + ":" + s3Port))
+                .endpoint(URI.create("http://" + options.host() + ":" + s3ProxyPort))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
         WholeBodyReads.install(s3);
@@ -125,10 +134,28 @@ public final class LocalAws implements AutoCloseable {
             throw new IllegalStateException("interrupted while starting S3Proxy", e);
         } catch (Exception e) {
             sqs.stopAndWait();
-            throw new IllegalStateException("S3 endpoint could not start on port " + s3Port + ": " + e.getMessage(), e);
+            throw new IllegalStateException("S3 endpoint could not start on port " + s3ProxyPort + ": " + e.getMessage(),
+                    e);
         }
-        URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":" + s3.getPort());
-        LocalAws aws = new LocalAws(options, sqs, s3, store, sqsEndpoint, s3Endpoint);
+        List<LatencyProxy> proxies = new ArrayList<>();
+        try {
+            if (!latency.sqs().isZero()) {
+                proxies.add(LatencyProxy.start("sqs", options.host(), sqsPort,
+                        new InetSocketAddress(options.host(), elasticMqPort), latency.sqs()));
+            }
+            if (!latency.s3().isZero()) {
+                proxies.add(LatencyProxy.start("s3", options.host(), s3Port,
+                        new InetSocketAddress(options.host(), s3.getPort()), latency.s3()));
+            }
+        } catch (UncheckedIOException e) {
+            proxies.forEach(LatencyProxy::close);
+            stopQuietly(s3);
+            sqs.stopAndWait();
+            throw e;
+        }
+        URI s3Endpoint = URI.create("http://" + options.advertisedHost() + ":"
+                + (latency.s3().isZero() ? s3.getPort() : s3Port));
+        LocalAws aws = new LocalAws(options, sqs, s3, store, sqsEndpoint, s3Endpoint, proxies);
         aws.createResources();
         return aws;
     }
@@ -192,6 +219,14 @@ public final class LocalAws implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void stopQuietly(S3Proxy s3) {
+        try {
+            s3.stop();
+        } catch (Exception e) {
+            // best effort: the JVM may be exiting
         }
     }
 
@@ -298,11 +333,8 @@ public final class LocalAws implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            s3Proxy.stop();
-        } catch (Exception e) {
-            // best effort: the JVM may be exiting
-        }
+        latencyProxies.forEach(LatencyProxy::close);
+        stopQuietly(s3Proxy);
         // Bounded: a long poll of a client killed mid-receive (the supervision test SIGKILLs a worker) can keep
         // ElasticMQ's shutdown waiting for a minute; the server has stopped accepting by then, and a stack that is
         // closing must not hang on it.
