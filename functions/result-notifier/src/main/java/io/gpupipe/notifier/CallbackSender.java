@@ -8,20 +8,25 @@ import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.notify.HostResolver;
 import io.gpupipe.model.notify.LegacyCallbackSignature;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
 
 /**
  * POSTs a signed result event to a job's callback URL: checks the target ({@link CallbackTargetPolicy}), then tries
- * up to {@code max-attempts} times with the JDK HttpClient (connect and per-request timeouts, redirects never
- * followed), pausing as {@link CallbackRetryPolicy} says between attempts. A plain loop instead of a fault-tolerance
+ * up to {@code max-attempts} times over a client pinned to the checked addresses ({@link PinnedCallbackClient}:
+ * connect and per-request timeouts, redirects never followed, no second DNS look-up), pausing as {@link CallbackRetryPolicy} says between attempts. A plain loop instead of a fault-tolerance
  * library: three attempts and a backoff need no interceptor, and the policy it follows is unit-tested in
  * shared-model. Signed the Standard Webhooks way ({@link CallbackSignature}): every attempt carries the same
  * {@code webhook-id} (the caller's, stable across redeliveries too) and is signed afresh, so its timestamp is current;
@@ -31,7 +36,7 @@ import java.util.Set;
 public class CallbackSender {
     static final String USER_AGENT = "gpupipe-result-notifier/1";
 
-    private final HttpClient http;
+    private final Duration connectTimeout;
     private final CallbackTargetPolicy targets;
     private final CallbackRetryPolicy retries;
     private final Duration requestTimeout;
@@ -39,12 +44,17 @@ public class CallbackSender {
     private final Clock clock;
     private final boolean legacySignature;
 
+    @Inject
     CallbackSender(NotifierConfig config, CallbackSecret secret, Clock clock) {
+        this(config, secret, clock, HostResolver.system());
+    }
+
+    /** {@code resolver} answers the target check's DNS look-ups (tests stand in for DNS with it). */
+    CallbackSender(NotifierConfig config, CallbackSecret secret, Clock clock, HostResolver resolver) {
         NotifierConfig.Callback callback = config.callback();
-        this.http = HttpClient.newBuilder().connectTimeout(callback.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
+        this.connectTimeout = callback.connectTimeout();
         this.targets = new CallbackTargetPolicy(config.allowedCallbackHosts().orElse(Set.of()),
-                HostResolver.system());
+                resolver);
         this.retries = new CallbackRetryPolicy(callback.maxAttempts(), callback.initialBackoff(),
                 callback.maxBackoff());
         this.requestTimeout = callback.requestTimeout();
@@ -65,7 +75,7 @@ public class CallbackSender {
         if (verdict instanceof CallbackTargetPolicy.Verdict.Refused) {
             return CallbackDelivery.refused(((CallbackTargetPolicy.Verdict.Refused) verdict).reason());
         }
-        return deliver(((CallbackTargetPolicy.Verdict.Allowed) verdict).uri(), messageId, body);
+        return deliver((CallbackTargetPolicy.Verdict.Allowed) verdict, messageId, body);
     }
 
     /**
@@ -84,14 +94,25 @@ public class CallbackSender {
                 || retries.onStatus(delivery.lastHttpStatus()) == CallbackRetryPolicy.Verdict.RETRY);
     }
 
-    private CallbackDelivery deliver(URI uri, String messageId, String body) {
+    private CallbackDelivery deliver(CallbackTargetPolicy.Verdict.Allowed target, String messageId, String body) {
         String key = secret.value();
+        try (CloseableHttpClient http = PinnedCallbackClient.of(target, connectTimeout, requestTimeout)) {
+            return deliver(http, target.uri(), messageId, body, key);
+        } catch (IOException closing) {
+            throw new UncheckedIOException("closing the callback client", closing);
+        }
+    }
+
+    private CallbackDelivery deliver(CloseableHttpClient http, URI uri, String messageId, String body, String key) {
         Integer lastStatus = null;
         String lastError = null;
         for (int attempt = 1; ; attempt++) {
-            try {
-                int status = http.send(request(uri, messageId, body, key), HttpResponse.BodyHandlers.discarding())
-                        .statusCode();
+            if (Thread.currentThread().isInterrupted()) {
+                return CallbackDelivery.failed(attempt, lastStatus, "interrupted");
+            }
+            // the response body is never read: closing the response drops the connection
+            try (ClassicHttpResponse response = http.executeOpen(null, request(uri, messageId, body, key), null)) {
+                int status = response.getCode();
                 CallbackRetryPolicy.Verdict verdict = retries.onStatus(status);
                 if (verdict == CallbackRetryPolicy.Verdict.DELIVERED) {
                     return CallbackDelivery.delivered(attempt, status);
@@ -104,9 +125,6 @@ public class CallbackSender {
             } catch (IOException e) {
                 lastStatus = null;
                 lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return CallbackDelivery.failed(attempt, lastStatus, "interrupted");
             }
             if (!retries.mayRetryAfter(attempt) || !pause(retries.backoffAfter(attempt))) {
                 return CallbackDelivery.failed(attempt, lastStatus, lastError);
@@ -114,21 +132,21 @@ public class CallbackSender {
         }
     }
 
-    private HttpRequest request(URI uri, String messageId, String body, String secretValue) {
+    private ClassicHttpRequest request(URI uri, String messageId, String body, String secretValue) {
         long timestamp = clock.instant().getEpochSecond();
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout)
-                .header("Content-Type", "application/json")
-                .header("User-Agent", USER_AGENT)
-                .header(CallbackSignature.ID_HEADER, messageId)
-                .header(CallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
-                .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(CallbackKey.of(secretValue),
+        ClassicRequestBuilder request = ClassicRequestBuilder.post(uri)
+                .setHeader("User-Agent", USER_AGENT)
+                .setHeader(CallbackSignature.ID_HEADER, messageId)
+                .setHeader(CallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
+                .setHeader(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(CallbackKey.of(secretValue),
                         messageId, timestamp, body));
         if (legacySignature) {
-            request.header(LegacyCallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
-                    .header(LegacyCallbackSignature.SIGNATURE_HEADER,
+            request.setHeader(LegacyCallbackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
+                    .setHeader(LegacyCallbackSignature.SIGNATURE_HEADER,
                             LegacyCallbackSignature.sign(secretValue, timestamp, body));
         }
-        return request.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+        return request.setEntity(new ByteArrayEntity(body.getBytes(StandardCharsets.UTF_8),
+                ContentType.create("application/json"))).build();
     }
 
     private static boolean pause(Duration backoff) {
