@@ -32,6 +32,7 @@ import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmissionBudget;
 import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.router.internal.TokenBudget;
+import io.gpupipe.router.internal.UploadGrants;
 import io.gpupipe.router.wake.IdleTierWake;
 import io.gpupipe.router.wake.WakingJobQueue;
 import io.gpupipe.submission.OwnerQuotas;
@@ -175,7 +176,8 @@ public class RouterBeans {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
-                new BatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store));
+                new BatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store),
+                new UploadGrants(store, config.uploadsPerHour(), clock));
     }
 
     @Produces
