@@ -1,0 +1,94 @@
+package io.gpupipe.notifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.gpupipe.model.notify.CallbackDelivery;
+import io.gpupipe.model.notify.CallbackSignature;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A redelivery from the callback-retry queue is one attempt, cancelled at {@code redelivery-attempt-timeout}, while a
+ * first delivery keeps its {@code max-attempts}: against a receiver that accepts and never answers.
+ */
+class CallbackRedeliveryAttemptTest {
+    private static final String ID = CallbackSignature.messageId("bucket", "550e8400-e29b-41d4-a716-446655440000");
+
+    private ServerSocket silent;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final List<Socket> held = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void listen() throws IOException {
+        silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(() -> {
+            while (!silent.isClosed()) {
+                try {
+                    held.add(silent.accept()); // read nothing, answer nothing
+                    connections.incrementAndGet();
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        }, "silent-receiver");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        silent.close();
+        for (Socket socket : held) {
+            socket.close();
+        }
+    }
+
+    @Test
+    void redeliver_shouldMakeOneAttemptCutAtItsTimeout_whenTheReceiverNeverAnswers() {
+        // given: first deliveries wait up to 30 s for an answer; a redelivery attempt is cut at 300 ms
+        CallbackSender sender = sender();
+        String url = "http://localhost:" + silent.getLocalPort() + "/hook";
+
+        // when
+        CallbackDelivery delivery = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> sender.redeliver(url, ID, "{}"));
+
+        // then
+        assertThat(delivery.status()).isEqualTo(CallbackDelivery.Status.FAILED);
+        assertThat(delivery.attempts()).isEqualTo(1);
+        assertThat(connections).hasValue(1);
+        assertThat(sender.worthRedelivering(delivery)).isTrue();
+    }
+
+    private static CallbackSender sender() {
+        Map<String, String> properties = Map.of(
+                "gpupipe.notifier.success-topic-arn", "arn:aws:sns:us-east-1:123456789012:ok",
+                "gpupipe.notifier.error-topic-arn", "arn:aws:sns:us-east-1:123456789012:failed",
+                "gpupipe.notifier.allowed-callback-hosts", "localhost",
+                "gpupipe.notifier.callback.request-timeout", "30s",
+                "gpupipe.notifier.callback.redelivery-attempt-timeout", "300ms");
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(NotifierConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withSources(new PropertiesConfigSource(properties, "test", 500)).build();
+        return new CallbackSender(config.getConfigMapping(NotifierConfig.class),
+                new CallbackSecret(new CallbackSecretSetting.Plain("a-callback-secret-of-some-length"), arn -> {
+                    throw new AssertionError("a plain secret is never read from Secrets Manager");
+                }), Clock.systemUTC());
+    }
+}
