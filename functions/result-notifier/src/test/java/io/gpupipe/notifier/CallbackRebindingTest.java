@@ -11,12 +11,9 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,23 +28,11 @@ class CallbackRebindingTest {
     /** A public unicast address (TEST-NET-1) that nothing here answers on. */
     private static final byte[] CHECKED = {(byte) 192, 0, 2, 1};
 
-    private ServerSocket loopback;
-    private final AtomicInteger connections = new AtomicInteger();
+    private LoopbackListener loopback;
 
     @BeforeEach
     void listenOnLoopback() throws IOException {
-        loopback = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(() -> {
-            while (!loopback.isClosed()) {
-                try (Socket ignored = loopback.accept()) {
-                    connections.incrementAndGet();
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "loopback-acceptor");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        loopback = new LoopbackListener();
     }
 
     @AfterEach
@@ -62,12 +47,12 @@ class CallbackRebindingTest {
         CallbackSender sender = sender(checkedAsPublic);
 
         // when
-        CallbackDelivery delivery = sender.send("https://localhost:" + loopback.getLocalPort() + "/hook", ID,
+        CallbackDelivery delivery = sender.send("https://localhost:" + loopback.port() + "/hook", ID,
                 "{}");
 
         // then: nothing reached loopback; the attempt went to 192.0.2.1, which does not answer
         assertThat(delivery.status()).isEqualTo(CallbackDelivery.Status.FAILED);
-        assertThat(connections).hasValue(0);
+        assertThat(loopback.connections()).isZero();
     }
 
     private static CallbackSender sender(HostResolver resolver) {

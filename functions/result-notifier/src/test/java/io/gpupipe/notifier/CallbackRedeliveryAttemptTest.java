@@ -10,15 +10,9 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,40 +24,23 @@ import org.junit.jupiter.api.Test;
 class CallbackRedeliveryAttemptTest {
     private static final String ID = CallbackSignature.messageId("bucket", "550e8400-e29b-41d4-a716-446655440000");
 
-    private ServerSocket silent;
-    private final AtomicInteger connections = new AtomicInteger();
-    private final List<Socket> held = new CopyOnWriteArrayList<>();
+    private LoopbackListener silent;
 
     @BeforeEach
     void listen() throws IOException {
-        silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(() -> {
-            while (!silent.isClosed()) {
-                try {
-                    held.add(silent.accept()); // read nothing, answer nothing
-                    connections.incrementAndGet();
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "silent-receiver");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        silent = new LoopbackListener();
     }
 
     @AfterEach
     void close() throws IOException {
         silent.close();
-        for (Socket socket : held) {
-            socket.close();
-        }
     }
 
     @Test
     void redeliver_shouldMakeOneAttemptCutAtItsTimeout_whenTheReceiverNeverAnswers() {
         // given: first deliveries wait up to 30 s for an answer; a redelivery attempt is cut at 300 ms
         CallbackSender sender = sender();
-        String url = "http://localhost:" + silent.getLocalPort() + "/hook";
+        String url = "http://localhost:" + silent.port() + "/hook";
 
         // when
         CallbackDelivery delivery = assertTimeoutPreemptively(Duration.ofSeconds(20),
@@ -72,7 +49,7 @@ class CallbackRedeliveryAttemptTest {
         // then
         assertThat(delivery.status()).isEqualTo(CallbackDelivery.Status.FAILED);
         assertThat(delivery.attempts()).isEqualTo(1);
-        assertThat(connections).hasValue(1);
+        assertThat(silent.connections()).isEqualTo(1);
         assertThat(sender.worthRedelivering(delivery)).isTrue();
     }
 
