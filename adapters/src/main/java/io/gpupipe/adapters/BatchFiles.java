@@ -23,6 +23,10 @@ public interface BatchFiles {
     /** Writes the manifest only if none exists (a redelivered chunk finds the first one's, which is the same). */
     void createManifest(ChunkManifest manifest);
 
+    /**
+     * The job's result, an embedding job's vectors inline even when the worker kept them in their own object (an
+     * output line carries the whole embedding response); empty until both are readable.
+     */
     Optional<JobResult> readResult(String requestId);
 
     /** Writes (or rewrites: the content is the same) the object at {@code key}. */

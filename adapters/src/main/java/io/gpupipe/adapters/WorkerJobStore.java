@@ -18,6 +18,12 @@ public interface WorkerJobStore extends JobResults {
     /** Writes the speech audio only if none exists; false when audio from another delivery is already there. */
     boolean putAudioIfAbsent(String requestId, byte[] wav);
 
+    /**
+     * Writes an embedding job's vectors ({@code results/{id}.embeddings}, OpenAI's embedding response as JSON) only
+     * if none exist; false when another delivery's are already there.
+     */
+    boolean putEmbeddingsIfAbsent(String requestId, byte[] json);
+
     /** A claim-check payload ({@code payloads/{id}.json}) the router stored for a job too large for a message. */
     Optional<String> readPayload(String key);
 

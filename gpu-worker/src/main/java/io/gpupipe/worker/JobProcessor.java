@@ -7,6 +7,7 @@ import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.embedding.EmbeddingOutputs;
+import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobResult;
@@ -33,6 +34,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -298,7 +300,7 @@ final class JobProcessor {
                         model, usage);
                 return Disposition.delete();
             }
-            output = outcome.output().orElseThrow();
+            output = storeLargeEmbeddings(job.requestId(), outcome.output().orElseThrow());
         } else {
             var generation = done.generation();
             output = JobResult.Output.text(generation.text(), JobResult.Usage.of(generation.promptTokens(),
@@ -341,6 +343,21 @@ final class JobProcessor {
             }
         }
         return JobResult.Output.audio(key, "wav", audio.sampleRate(), audio.durationMs());
+    }
+
+    /**
+     * Keeps vectors over {@link EmbeddingOutputs#INLINE_LIMIT_BYTES} in their own object, written create-only before
+     * the result that names it (as speech audio is); smaller ones stay inline.
+     */
+    private JobResult.Output storeLargeEmbeddings(String requestId, JobResult.Output inline) {
+        byte[] json = JobJson.write(inline.embeddings()).getBytes(StandardCharsets.UTF_8);
+        if (EmbeddingOutputs.fitsInline(json.length)) {
+            return inline;
+        }
+        inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently("the embeddings of " + requestId,
+                () -> store.putEmbeddingsIfAbsent(requestId, json)), won -> won ? "embeddings written"
+                : "embeddings exist");
+        return inline.withEmbeddingsAt(JobLayout.embeddingsKey(requestId));
     }
 
     private Disposition fail(JobContext context, InferenceJob job, Inference.Failed failed, ModelIdentity model) {

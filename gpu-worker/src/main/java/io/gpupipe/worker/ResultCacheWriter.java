@@ -3,7 +3,6 @@ package io.gpupipe.worker;
 import io.gpupipe.adapters.CacheStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
-import io.gpupipe.model.Task;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
@@ -16,7 +15,7 @@ import org.jboss.logging.Logger;
 /**
  * Writes a result cache entry after a job's own result was written: only for a job the cache applies to on this
  * tier ({@link CachePolicy}) and only under a pinned model version, so an entry never claims weights nobody
- * verified. Speech audio is copied into the cache first (its own object, which outlives the result's), then the
+ * verified. Speech audio and offloaded embedding vectors are copied into the cache first (its own object, which outlives the result's), then the
  * entry is created; if another worker's entry won, the copy is removed again. A failure here never fails the job:
  * the result is already stored, and a missing entry only costs a later miss.
  */
@@ -49,13 +48,12 @@ final class ResultCacheWriter {
         CacheKey key = CacheKey.of(version.get(), job);
         try {
             CacheEntry entry = CacheEntry.of(key, result, clock.instant());
-            if (job.task() == Task.SPEECH) {
-                store.copy(result.result().audioKey(), entry.output().audioKey());
-            }
+            Optional<String> copy = entry.output().objectKey();
+            copy.ifPresent(to -> store.copy(result.result().objectKey().orElseThrow(), to));
             if (store.putEntryIfAbsent(entry)) {
                 LOG.infof("cached the result of %s as %s", job.requestId(), key.hex());
-            } else if (job.task() == Task.SPEECH) {
-                store.delete(entry.output().audioKey());
+            } else {
+                copy.ifPresent(store::delete);
             }
         } catch (RuntimeException e) {
             LOG.warnf("could not cache the result of %s (key %s): %s; the job's result is unaffected",

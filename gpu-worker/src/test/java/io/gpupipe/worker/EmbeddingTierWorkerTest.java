@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.embedding.EmbeddingFields;
+import io.gpupipe.model.embedding.EmbeddingOutputs;
 import io.gpupipe.model.embedding.EmbeddingResponse;
 import io.gpupipe.model.embedding.VectorLength;
 import io.gpupipe.worker.standin.EmbeddingContract;
@@ -79,6 +82,38 @@ class EmbeddingTierWorkerTest extends WorkerAppTest {
         assertThat(request.path("input").toString()).isEqualTo(JobJson.mapper().valueToTree(inputs).toString());
         assertThat(request.path("encoding_format").asText()).isEqualTo("float");
         assertThat(request.has("dimensions")).isFalse();
+        // and two vectors are far under the inline limit: no object of their own
+        assertThat(result.result().embeddingsKey()).isNull();
+        assertThat(pipeline.embeddings(id)).isEmpty();
+    }
+
+    @Test
+    void embed_shouldWriteTheVectorsToTheirOwnObject_andNameIt_whenTheyExceedTheInlineLimit() {
+        // given: the most inputs a job may hold, at the model's native length (about 1.2 MB of JSON)
+        String id = LocalPipeline.newRequestId();
+        List<String> inputs = java.util.stream.IntStream.range(0, EmbeddingFields.MAX_INPUTS)
+                .mapToObj(i -> "line " + i + " of " + id).toList();
+        send(id, j -> j.set("input", JobJson.mapper().valueToTree(inputs)));
+        // when
+        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // then: the result names the object and carries no vectors, only the usage
+        assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(result.result().embeddings()).isNull();
+        assertThat(result.result().embeddingsKey()).isEqualTo(JobLayout.embeddingsKey(id));
+        assertThat(result.result().usage().promptTokens()).isPositive();
+        assertThat(JobJson.write(result).length()).isLessThan(EmbeddingOutputs.INLINE_LIMIT_BYTES);
+        // and the object holds OpenAI's whole response, every vector in input order
+        String stored = pipeline.embeddings(id).orElseThrow();
+        assertThat(stored.length()).isGreaterThan(EmbeddingOutputs.INLINE_LIMIT_BYTES);
+        EmbeddingResponse embeddings = JobJson.read(stored, EmbeddingResponse.class);
+        assertThat(embeddings.object()).isEqualTo("list");
+        assertThat(embeddings.data()).hasSize(inputs.size());
+        for (int i = 0; i < inputs.size(); i++) {
+            assertThat(embeddings.data().get(i).index()).isEqualTo(i);
+            assertThat(EmbeddingResponse.decode(embeddings.data().get(i).embedding()))
+                    .containsExactly(standInVector(inputs.get(i)));
+        }
+        assertThat(embeddings.usage().promptTokens()).isEqualTo(result.result().usage().promptTokens());
     }
 
     @Test

@@ -5,9 +5,10 @@ import java.util.Optional;
 
 /**
  * The S3 layout of the results bucket, defined once: {@code jobs/{id}.json} (marker), {@code results/{id}.json}
- * (terminal result), {@code results/{id}.wav} (speech audio), {@code payloads/{id}.json} (claim-check payload),
+ * (terminal result), {@code results/{id}.wav} (speech audio), {@code results/{id}.embeddings} (an embedding job's
+ * vectors too large to stay in the result), {@code payloads/{id}.json} (claim-check payload),
  * {@code notifications/{id}.{step}.json} (notifier delivery state), {@code cache/{key}.json} (result cache entry) and
- * {@code cache/{key}.{sourceId}.wav} (the cached speech audio).
+ * {@code cache/{key}.{sourceId}.wav} / {@code .embeddings} (the cache's copy of the audio or vectors).
  */
 public final class JobLayout {
     public static final String JOBS_PREFIX = "jobs/";
@@ -20,6 +21,11 @@ public final class JobLayout {
     public static final String CACHE_PREFIX = "cache/";
     public static final String JSON_SUFFIX = ".json";
     public static final String WAV_SUFFIX = ".wav";
+    /**
+     * An embedding job's vectors in their own object (OpenAI's embedding response as JSON). Deliberately not
+     * {@code .json}: the notifier's S3 trigger is {@code results/*.json}, and this object is not a result.
+     */
+    public static final String EMBEDDINGS_SUFFIX = ".embeddings";
 
     private JobLayout() {
     }
@@ -45,6 +51,11 @@ public final class JobLayout {
         return RESULTS_PREFIX + requestId + WAV_SUFFIX;
     }
 
+    /** {@code results/{id}.embeddings}: the vectors of an embedding result too large to carry them inline. */
+    public static String embeddingsKey(String requestId) {
+        return RESULTS_PREFIX + requestId + EMBEDDINGS_SUFFIX;
+    }
+
     /** {@code cache/{key}.json}: the cache entry of one {@link io.gpupipe.model.cache.CacheKey}. */
     public static String cacheEntryKey(CacheKey key) {
         return CACHE_PREFIX + key.hex() + JSON_SUFFIX;
@@ -56,6 +67,11 @@ public final class JobLayout {
      */
     public static String cacheAudioKey(CacheKey key, String sourceRequestId) {
         return CACHE_PREFIX + key.hex() + "." + sourceRequestId + WAV_SUFFIX;
+    }
+
+    /** {@code cache/{key}.{sourceId}.embeddings}: the cache's own copy of an embedding result's vectors object. */
+    public static String cacheEmbeddingsKey(CacheKey key, String sourceRequestId) {
+        return CACHE_PREFIX + key.hex() + "." + sourceRequestId + EMBEDDINGS_SUFFIX;
     }
 
     /** The request id named by a result key ({@code results/{id}.json}), if the key is one. */

@@ -87,6 +87,13 @@ public record JobResult(
         return TraceContext.fromTraceparent(traceparent);
     }
 
+    /** The same result with {@code output} as its output. */
+    public JobResult withOutput(Output output) {
+        return new JobResult(requestId, status, task, output, error, tier, model, modelVersion, processingTimeMs,
+                queueWaitMs, attempts, taskArn, callbackUrl, timestamp, cached, cachedFrom, traceId, traceparent,
+                batch, owner, clientRequestId);
+    }
+
     /** The same result, as line {@code member} of a batch (null: of no batch). */
     public JobResult withBatch(BatchMember member) {
         return new JobResult(requestId, status, task, result, error, tier, model, modelVersion, processingTimeMs,
@@ -124,7 +131,9 @@ public record JobResult(
 
     /**
      * Model output: text fields for {@code generate}, audio fields for {@code speech}, {@code embeddings} (OpenAI's
-     * embedding response) and {@code usage} for {@code embed}.
+     * embedding response) and {@code usage} for {@code embed}. Embeddings too large to carry inline
+     * ({@link io.gpupipe.model.embedding.EmbeddingOutputs#INLINE_LIMIT_BYTES}) are in their own object instead,
+     * named by {@code embeddingsKey} ({@link JobLayout#embeddingsKey}), as speech audio is by {@code audioKey}.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Output(
@@ -135,18 +144,19 @@ public record JobResult(
             String format,
             Integer sampleRate,
             Long durationMs,
-            EmbeddingResponse embeddings) {
+            EmbeddingResponse embeddings,
+            String embeddingsKey) {
 
         /** An output that is not an embedding job's. */
         public Output(String text, Usage usage, String finishReason, String audioKey, String format,
                       Integer sampleRate, Long durationMs) {
-            this(text, usage, finishReason, audioKey, format, sampleRate, durationMs, null);
+            this(text, usage, finishReason, audioKey, format, sampleRate, durationMs, null, null);
         }
 
         /** An embedding job's vectors in OpenAI's shape, and its usage (input tokens only). */
         public static Output embeddings(EmbeddingResponse response) {
             return new Output(null, Usage.of(response.usage().promptTokens(), 0), null, null, null, null, null,
-                    response);
+                    response, null);
         }
 
         public static Output text(String text, Usage usage, String finishReason) {
@@ -155,6 +165,30 @@ public record JobResult(
 
         public static Output audio(String audioKey, String format, int sampleRate, long durationMs) {
             return new Output(null, null, null, audioKey, format, sampleRate, durationMs);
+        }
+
+        /** This embedding output with its vectors in the object at {@code key} instead of inline. */
+        public Output withEmbeddingsAt(String key) {
+            return new Output(text, usage, finishReason, audioKey, format, sampleRate, durationMs, null, key);
+        }
+
+        /** This embedding output with {@code vectors} inline again (read back from {@link #embeddingsKey}). */
+        public Output withEmbeddingsInline(EmbeddingResponse vectors) {
+            return new Output(text, usage, finishReason, audioKey, format, sampleRate, durationMs, vectors, null);
+        }
+
+        /** The same output, its own object (audio or vectors) at {@code key}; unchanged when it has none. */
+        public Output withObjectAt(String key) {
+            if (audioKey != null) {
+                return new Output(text, usage, finishReason, key, format, sampleRate, durationMs, embeddings, null);
+            }
+            return embeddingsKey == null ? this : withEmbeddingsAt(key);
+        }
+
+        /** The key of the object this output names beside the result (the WAV, or the vectors), if any. */
+        @JsonIgnore
+        public Optional<String> objectKey() {
+            return Optional.ofNullable(audioKey != null ? audioKey : embeddingsKey);
         }
     }
 

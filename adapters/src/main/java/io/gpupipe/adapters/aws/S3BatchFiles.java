@@ -65,7 +65,7 @@ public final class S3BatchFiles implements BatchFiles {
 
     @Override
     public Optional<JobResult> readResult(String requestId) {
-        return jobs.readResult(requestId);
+        return jobs.readResultWithEmbeddings(requestId);
     }
 
     @Override

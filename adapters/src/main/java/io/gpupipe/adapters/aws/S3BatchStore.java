@@ -108,8 +108,8 @@ public final class S3BatchStore implements BatchStore {
     }
 
     @Override
-    public URL presignPut(String key, Duration ttl) {
-        return objects.presignPut(key, ttl);
+    public URL presignPut(String key, Duration ttl, long bytes) {
+        return objects.presignPut(key, ttl, bytes);
     }
 
     @Override

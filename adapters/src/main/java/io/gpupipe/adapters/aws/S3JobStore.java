@@ -7,6 +7,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
+import io.gpupipe.model.embedding.EmbeddingResponse;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -114,6 +115,31 @@ public final class S3JobStore implements JobStore, WorkerJobStore {
     @Override
     public boolean putAudioIfAbsent(String requestId, byte[] wav) {
         return createOnceOrOurs(JobLayout.audioKey(requestId), "audio/wav", wav);
+    }
+
+    @Override
+    public boolean putEmbeddingsIfAbsent(String requestId, byte[] json) {
+        return createOnceOrOurs(JobLayout.embeddingsKey(requestId), JSON, json);
+    }
+
+    /**
+     * The result with an embedding job's vectors inline again when the worker kept them in their own object: read
+     * from the key derived from {@code requestId}, never from a key the result names. Empty while there is no result,
+     * and when the result names vectors whose object is gone (not readable: treated as not there yet).
+     */
+    public Optional<JobResult> readResultWithEmbeddings(String requestId) {
+        Optional<JobResult> read = readResult(requestId);
+        if (read.isEmpty() || read.get().result() == null || read.get().result().embeddingsKey() == null) {
+            return read;
+        }
+        JobResult result = read.get();
+        Optional<EmbeddingResponse> vectors = objects.read(JobLayout.embeddingsKey(requestId))
+                .map(bytes -> JobJson.read(bytes.asUtf8String(), EmbeddingResponse.class));
+        if (vectors.isEmpty()) {
+            LOG.warnf("the result of %s names vectors at %s, which are not there", requestId,
+                    JobLayout.embeddingsKey(requestId));
+        }
+        return vectors.map(v -> result.withOutput(result.result().withEmbeddingsInline(v)));
     }
 
     @Override

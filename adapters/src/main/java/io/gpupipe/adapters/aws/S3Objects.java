@@ -136,10 +136,13 @@ public final class S3Objects {
         return S3Uris.of(bucket, key);
     }
 
-    /** A presigned PUT of {@code key}, valid for {@code ttl}. */
-    public URL presignPut(String key, Duration ttl) {
+    /**
+     * A presigned PUT of {@code key}, valid for {@code ttl}, for a body of exactly {@code bytes} bytes: Content-Length
+     * is signed ({@code X-Amz-SignedHeaders=content-length;host}), so S3 answers 403 to a body of any other length.
+     */
+    public URL presignPut(String key, Duration ttl, long bytes) {
         return presigner.presignPutObject(p -> p.signatureDuration(ttl)
-                .putObjectRequest(r -> r.bucket(bucket).key(key))).url();
+                .putObjectRequest(r -> r.bucket(bucket).key(key).contentLength(bytes))).url();
     }
 
     public StoreUnavailableException unavailable(String action, String key, SdkException e) {

@@ -32,6 +32,8 @@ import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.LineError;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.model.embedding.EmbeddingResponse;
+import io.gpupipe.model.embedding.EncodingFormat;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.testsupport.LambdaInvocations;
 import io.quarkus.test.common.WithTestResource;
@@ -130,6 +132,44 @@ class BatchHandlerTest {
         assertThat(errors.get(0).at("/response/body/error/param").asText()).isEqualTo("max_tokens");
         assertThat(errors.get(2).at("/error/code").asText()).isEqualTo(LineError.DUPLICATE_CUSTOM_ID);
         assertThat(errors.get(4).at("/error/code").asText()).isEqualTo(LineError.INVALID_JSON);
+    }
+
+    @Test
+    void batch_shouldWriteTheWholeEmbeddingResponse_whenTheWorkerKeptALinesVectorsInTheirOwnObject()
+            throws IOException {
+        // given: two embedding lines, planned and submitted
+        String file = embeddingLine("large", "[\"a\",\"b\"]") + embeddingLine("small", "\"c\"");
+        BatchState batch = create(file, BatchEndpoint.EMBEDDINGS);
+        send(BatchTask.of(BatchTask.Type.PLAN, batch.id()));
+        pump();
+        List<InferenceJob> jobs = drainJobs(aws.tiers().get(Tier.of("embed")).queue());
+        assertThat(jobs).hasSize(2);
+        InferenceJob large = jobs.stream().filter(j -> j.batch().line() == 1).findFirst().orElseThrow();
+        InferenceJob small = jobs.stream().filter(j -> j.batch().line() == 2).findFirst().orElseThrow();
+
+        // when: the worker wrote line 1's vectors to their own object (as it does above the inline limit) and line
+        // 2's inline, and the notifier recorded both
+        EmbeddingResponse largeVectors = EmbeddingResponse.of(List.of(new float[] {0.6f, 0.8f},
+                new float[] {1f, 0f}), EncodingFormat.FLOAT, "embedder", 2);
+        EmbeddingResponse smallVectors = EmbeddingResponse.of(List.of(new float[] {0f, 1f}), EncodingFormat.FLOAT,
+                "embedder", 1);
+        s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.embeddingsKey(large.requestId())),
+                RequestBody.fromString(JobJson.write(largeVectors)));
+        JobResult.Provenance run = new JobResult.Provenance(Tier.of("embed"), "embedder", null, null, 1, 5L, 9L);
+        putResult(JobResult.succeeded(large, JobResult.Output.embeddings(largeVectors)
+                .withEmbeddingsAt(JobLayout.embeddingsKey(large.requestId())), run, Instant.now()));
+        putResult(JobResult.succeeded(small, JobResult.Output.embeddings(smallVectors), run, Instant.now()));
+        ledger.record(large.batch(), LineOutcome.SUCCEEDED);
+        ledger.record(small.batch(), LineOutcome.SUCCEEDED);
+        pump();
+
+        // then: both output lines carry OpenAI's whole embedding response, vectors included
+        BatchState done = store.read(batch.id()).orElseThrow().state();
+        assertThat(done.status()).isEqualTo(BatchStatus.COMPLETED);
+        List<JsonNode> output = lines(done.outputFileId());
+        assertThat(output).extracting(l -> l.path("custom_id").asText()).containsExactly("large", "small");
+        assertThat(output.get(0).at("/response/body").toString()).isEqualTo(JobJson.write(largeVectors));
+        assertThat(output.get(1).at("/response/body").toString()).isEqualTo(JobJson.write(smallVectors));
     }
 
     @Test
@@ -289,6 +329,11 @@ class BatchHandlerTest {
                 "24h", null, null), CallerIdentity.ANONYMOUS.owner(), CREATED);
         store.create(state).orElseThrow();
         return state;
+    }
+
+    private static String embeddingLine(String id, String input) {
+        return "{\"custom_id\":\"" + id + "\",\"method\":\"POST\",\"url\":\"/v1/embeddings\",\"body\":"
+                + "{\"input\":" + input + "}}\n";
     }
 
     private static String speechLine(String id) {

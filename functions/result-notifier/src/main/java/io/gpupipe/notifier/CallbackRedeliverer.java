@@ -73,7 +73,7 @@ public class CallbackRedeliverer {
         if (ledger.callbackDelivered(message.bucket(), message.requestId())) {
             delivery = new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
         } else {
-            delivery = callbacks.send(result.callbackUrl(), CallbackSignature.messageId(message.bucket(),
+            delivery = callbacks.redeliver(result.callbackUrl(), CallbackSignature.messageId(message.bucket(),
                     message.requestId()), ResultEvent.of(result, message.bucket(), message.key()).toJson());
             if (delivery.status() == CallbackDelivery.Status.DELIVERED) {
                 ledger.recordCallbackDelivered(message.bucket(), message.requestId(), delivery.lastHttpStatus());

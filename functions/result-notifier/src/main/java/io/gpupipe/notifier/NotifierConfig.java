@@ -70,6 +70,14 @@ public interface NotifierConfig {
         @WithDefault("2s")
         Duration maxBackoff();
 
+        /**
+         * A redelivery's one attempt, from connecting to the response headers, after which it is cancelled: the
+         * callback-retry queue's batch size times this must fit the function's timeout (sam-template.yaml, checked
+         * by the cdk module's CallbackRedeliveryBudgetTest).
+         */
+        @WithDefault("8s")
+        Duration redeliveryAttemptTimeout();
+
         /** Delay before the first durable redelivery; doubled each time, capped at 900 s. */
         @WithDefault("30s")
         Duration redeliveryFirstDelay();

@@ -118,6 +118,15 @@ final class ApiResponses {
                                 + "finished")), requestId, true))).build();
     }
 
+    /** 429: the caller had its hourly number of upload URLs; {@code Retry-After} is the start of the next hour. */
+    static Response uploadsExceeded(int perHour, Duration retryAfter) {
+        return Response.status(TOO_MANY_REQUESTS).type(MediaType.APPLICATION_JSON)
+                .header(RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())))
+                .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("owner", ApiErrorCodes.QUOTA_EXCEEDED,
+                        "limit " + perHour + " upload URLs per caller per hour reached; retry in the next hour")),
+                        null, true))).build();
+    }
+
     /** 401: the deployment requires a caller identity ({@code mode}) and the request carried none. */
     static Response unauthenticated(RouterConfig.AuthMode mode) {
         return error(UNAUTHORIZED, new FieldError("Authorization", ApiErrorCodes.UNAUTHENTICATED,

@@ -20,6 +20,7 @@ import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.router.internal.UploadGrants;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,6 +49,7 @@ public final class BatchService {
     private final Duration presignTtl;
     private final Supplier<UUID> ids;
     private final BatchQuota quota;
+    private final UploadGrants uploads;
 
     /** A batch service without a limit on unfinished batches. */
     public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
@@ -58,6 +60,13 @@ public final class BatchService {
     /** {@code tasks} empty: the deployment has no batch queue, and the batch endpoints answer 503. */
     public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
                         Duration presignTtl, Supplier<UUID> ids, BatchQuota quota) {
+        this(store, tasks, clock, uploadTtl, presignTtl, ids, quota, UploadGrants.unlimited());
+    }
+
+    /** {@code uploads}: the per-caller limit on upload URLs. */
+    public BatchService(BatchStore store, Optional<BatchTasks> tasks, Clock clock, Duration uploadTtl,
+                        Duration presignTtl, Supplier<UUID> ids, BatchQuota quota, UploadGrants uploads) {
+        this.uploads = uploads;
         this.store = store;
         this.tasks = tasks;
         this.clock = clock;
@@ -67,11 +76,24 @@ public final class BatchService {
         this.quota = quota;
     }
 
-    /** A key to upload an input file to (only {@code owner}'s batches may read it), and its presigned PUT. */
-    public UploadResponse upload(Owner owner) {
-        String key = BatchLayout.inputKey(owner, ids.get());
-        return new UploadResponse(key, store.presignPut(key, uploadTtl).toString(), "PUT",
-                clock.instant().plus(uploadTtl).getEpochSecond());
+    /**
+     * A key to upload an input file to (only {@code owner}'s batches may read it), and its presigned PUT of exactly
+     * the {@code bytes} the request declares; refused over the caller's hourly number of upload URLs.
+     */
+    public UploadOutcome upload(Owner owner, String body) {
+        UploadRequest.Parsed parsed = UploadRequest.parse(body);
+        if (!parsed.errors().isEmpty()) {
+            return new UploadOutcome.Rejected(parsed.errors());
+        }
+        UUID upload = ids.get();
+        Optional<Duration> wait = uploads.take(owner, upload);
+        if (wait.isPresent()) {
+            return new UploadOutcome.TooMany(uploads.perHour(), wait.get());
+        }
+        long bytes = parsed.request().orElseThrow().bytes();
+        String key = BatchLayout.inputKey(owner, upload);
+        return new UploadOutcome.Granted(new UploadResponse(key, store.presignPut(key, uploadTtl, bytes).toString(),
+                "PUT", clock.instant().plus(uploadTtl).getEpochSecond(), bytes));
     }
 
     public BatchOutcome create(String body, Owner owner) {

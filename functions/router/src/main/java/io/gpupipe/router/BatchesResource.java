@@ -58,7 +58,8 @@ public class BatchesResource {
     @Consumes(MediaType.WILDCARD)
     public Response upload(byte[] body) {
         return gate.checkSize(length(body)).map(BatchesResource::refused)
-                .orElseGet(() -> ApiResponses.json(200, service.upload(caller.owner())));
+                .orElseGet(() -> uploaded(service.upload(caller.owner(), length(body) == 0 ? ""
+                        : new String(body, StandardCharsets.UTF_8))));
     }
 
     @POST
@@ -124,6 +125,17 @@ public class BatchesResource {
 
     private static int length(byte[] body) {
         return body == null ? 0 : body.length;
+    }
+
+    private static Response uploaded(UploadOutcome outcome) {
+        if (outcome instanceof UploadOutcome.Granted granted) {
+            return ApiResponses.json(200, granted.upload());
+        }
+        if (outcome instanceof UploadOutcome.Rejected rejected) {
+            return ApiResponses.json(400, new ErrorResponse(rejected.errors(), null, null));
+        }
+        UploadOutcome.TooMany tooMany = (UploadOutcome.TooMany) outcome;
+        return ApiResponses.uploadsExceeded(tooMany.perHour(), tooMany.retryAfter());
     }
 
     private static Response refused(RequestGate.Refusal refusal) {

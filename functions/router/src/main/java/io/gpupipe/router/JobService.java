@@ -108,18 +108,26 @@ public final class JobService {
         return links(JobKey.submitted(owner, view.requestId()).storedId(), view);
     }
 
-    /** Presigned links to the job's result (and audio) and their S3 URIs, none while it has no result. */
+    /**
+     * Presigned links to the job's result (and audio, or vectors kept in their own object) and their S3 URIs, none
+     * while it has no result. Every key is derived from the job's stored id, never read from the stored result: a
+     * result naming some other object must not get it presigned.
+     */
     private ResultLinks links(String id, JobView view) {
         JobResult result = view.result();
         if (result == null) {
             return ResultLinks.NONE;
         }
-        boolean audio = result.status() == JobStatus.SUCCEEDED && result.task() == Task.SPEECH;
-        String audioKey = result.result() != null && result.result().audioKey() != null
-                ? result.result().audioKey() : JobLayout.audioKey(id);
+        boolean succeeded = result.status() == JobStatus.SUCCEEDED && result.result() != null;
+        boolean audio = succeeded && result.task() == Task.SPEECH;
+        boolean vectors = succeeded && result.task() == Task.EMBED && result.result().embeddingsKey() != null;
         String resultKey = JobLayout.resultKey(id);
+        String audioKey = JobLayout.audioKey(id);
+        String vectorsKey = JobLayout.embeddingsKey(id);
         return new ResultLinks(store.presignGet(resultKey, presignTtl),
                 audio ? store.presignGet(audioKey, presignTtl) : null, store.location(resultKey),
-                audio ? store.location(audioKey) : null, clock.instant().plus(presignTtl));
+                audio ? store.location(audioKey) : null,
+                vectors ? store.presignGet(vectorsKey, presignTtl) : null, vectors ? store.location(vectorsKey) : null,
+                clock.instant().plus(presignTtl));
     }
 }

@@ -12,7 +12,8 @@ import java.time.Instant;
 
 /**
  * A job as the API shows it ({@code GET /v1/jobs/{id}}, and a resubmission's 200): {@link JobView}'s status, the
- * marker's timestamps, the result once finished, presigned links to the result object (and WAV for speech) and the
+ * marker's timestamps, the result once finished, presigned links to the result object (and WAV for speech, vectors
+ * for an embedding job whose vectors are in their own object) and the
  * same objects' S3 URIs, for clients that read the bucket itself (the keys hold the job's stored id, not the
  * client's requestId).
  */
@@ -30,6 +31,8 @@ public record JobStatusResponse(
         String audioUrl,
         String resultLocation,
         String audioLocation,
+        String embeddingsUrl,
+        String embeddingsLocation,
         Instant linksExpireAt,
         String statusUrl) {
 
@@ -40,6 +43,7 @@ public record JobStatusResponse(
                 marker == null ? null : marker.startedAt(), view.result(),
                 links.result() == null ? null : links.result().toString(),
                 links.audio() == null ? null : links.audio().toString(), links.resultLocation(),
-                links.audioLocation(), links.expiresAt(), statusUrl);
+                links.audioLocation(), links.embeddings() == null ? null : links.embeddings().toString(),
+                links.embeddingsLocation(), links.expiresAt(), statusUrl);
     }
 }

@@ -35,6 +35,7 @@ import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmissionBudget;
 import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.router.internal.TokenBudget;
+import io.gpupipe.router.internal.UploadGrants;
 import io.gpupipe.router.wake.IdleTierWake;
 import io.gpupipe.router.wake.WakingJobQueue;
 import io.gpupipe.telemetry.Traces;
@@ -183,7 +184,8 @@ public class RouterBeans {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
-                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store));
+                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store),
+                new UploadGrants(store, config.uploadsPerHour(), clock));
     }
 
     @Produces

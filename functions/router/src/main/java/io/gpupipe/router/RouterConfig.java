@@ -137,6 +137,10 @@ public interface RouterConfig {
     @WithDefault("1h")
     Duration uploadTtl();
 
+    /** Upload URLs ({@code POST /v1/batches/uploads}) one caller may get per UTC hour; the next answers 429. */
+    @WithDefault("100")
+    int uploadsPerHour();
+
     /** FAULT-INJECTION HOOKS for the chaos soak; all off by default and in every deployment template. */
     interface Fault {
         /**

@@ -19,10 +19,11 @@ public sealed interface StatusOutcome {
     }
 
     /**
-     * Presigned GET URLs of the result (and WAV) and the same objects' S3 URIs ({@code s3://bucket/key}, the key
-     * under the job's stored id); all null while the job has not finished.
+     * Presigned GET URLs of the result (and WAV, or embedding vectors kept in their own object) and the same objects'
+     * S3 URIs ({@code s3://bucket/key}, the key under the job's stored id); all null while the job has not finished.
      */
-    record ResultLinks(URL result, URL audio, String resultLocation, String audioLocation, Instant expiresAt) {
-        public static final ResultLinks NONE = new ResultLinks(null, null, null, null, null);
+    record ResultLinks(URL result, URL audio, String resultLocation, String audioLocation, URL embeddings,
+                       String embeddingsLocation, Instant expiresAt) {
+        public static final ResultLinks NONE = new ResultLinks(null, null, null, null, null, null, null);
     }
 }

@@ -33,6 +33,7 @@ import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.router.internal.UploadGrants;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -122,9 +123,10 @@ class BatchServiceTest {
     @Test
     void create_shouldRecordTheBatchAndHandItToTheBatchQueue_whenTheUploadExists() throws Exception {
         // given: an input file uploaded through the presigned PUT, as a client does
-        UploadResponse upload = service.upload(OWNER);
+        String input = "{\"custom_id\":\"a\"}\n";
+        UploadResponse upload = granted(service.upload(OWNER, "{\"bytes\":" + input.length() + "}"));
         HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                upload.uploadUrl())).PUT(HttpRequest.BodyPublishers.ofString("{\"custom_id\":\"a\"}\n")).build(),
+                upload.uploadUrl())).PUT(HttpRequest.BodyPublishers.ofString(input)).build(),
                 HttpResponse.BodyHandlers.ofString());
 
         // when
@@ -410,6 +412,77 @@ class BatchServiceTest {
                 .planned(new BatchPlan(chunks * 1000, plan), NOW);
         store.create(state).orElseThrow();
         return state;
+    }
+
+    @Test
+    void upload_shouldHandOutAUrlThatS3RefusesForAnyOtherLength_thanTheDeclaredBytes() throws Exception {
+        // given: an upload URL for a file of 18 bytes
+        String declared = "{\"custom_id\":\"ab\"}\n";
+        UploadResponse upload = granted(service.upload(OWNER, "{\"bytes\":" + declared.length() + "}"));
+
+        // when: a longer body, then the declared one
+        int longer = put(upload, declared + "{\"custom_id\":\"c\"}\n");
+        int exact = put(upload, declared);
+
+        // then: S3 refuses the longer body (Content-Length is signed) and takes the declared one
+        assertThat(upload.bytes()).isEqualTo(declared.length());
+        assertThat(longer).isEqualTo(403);
+        assertThat(exact).isEqualTo(200);
+        assertThat(store.size(upload.inputFileId())).contains((long) declared.length());
+    }
+
+    @Test
+    void upload_shouldAnswerTooManyUntilTheNextHour_whenTheCallerHadItsHourlyUploadUrls() {
+        // given: a limit of 2 upload URLs per hour, for a caller of its own
+        Owner caller = new CallerIdentity.Jwt("https://idp.example.com", "uploader-" + UUID.randomUUID()).owner();
+        Instant at = Instant.parse("2026-12-01T10:40:00Z");
+        BatchService limited = uploadsLimitedTo(2, Clock.fixed(at, ZoneOffset.UTC));
+        granted(limited.upload(caller, "{\"bytes\":10}"));
+        granted(limited.upload(caller, "{\"bytes\":10}"));
+
+        // when
+        UploadOutcome third = limited.upload(caller, "{\"bytes\":10}");
+        UploadOutcome nextHour = uploadsLimitedTo(2, Clock.fixed(at.plusSeconds(1_200), ZoneOffset.UTC))
+                .upload(caller, "{\"bytes\":10}");
+        UploadOutcome otherCaller = limited.upload(OWNER, "{\"bytes\":10}");
+
+        // then: refused until 11:00, granted from then on; another caller has its own count
+        assertThat(third).isEqualTo(new UploadOutcome.TooMany(2, Duration.ofMinutes(20)));
+        assertThat(nextHour).isInstanceOf(UploadOutcome.Granted.class);
+        assertThat(otherCaller).isInstanceOf(UploadOutcome.Granted.class);
+    }
+
+    @Test
+    void upload_shouldRejectNamingBytes_whenTheSizeIsMissingOrOutOfRange() {
+        assertThat(((UploadOutcome.Rejected) service.upload(OWNER, "")).errors())
+                .extracting(FieldError::field, FieldError::code)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("bytes", "required"));
+        assertThat(((UploadOutcome.Rejected) service.upload(OWNER, "{\"bytes\":0}")).errors())
+                .extracting(FieldError::field, FieldError::code)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("bytes", "out_of_range"));
+        assertThat(((UploadOutcome.Rejected) service.upload(OWNER, "{\"bytes\":209715201}")).errors())
+                .extracting(FieldError::code).containsExactly("out_of_range");
+        assertThat(((UploadOutcome.Rejected) service.upload(OWNER, "{\"bytes\":\"1\"}")).errors())
+                .extracting(FieldError::code).containsExactly("invalid_type");
+        assertThat(((UploadOutcome.Rejected) service.upload(OWNER, "not json")).errors())
+                .extracting(FieldError::field).containsExactly("body");
+    }
+
+    private BatchService uploadsLimitedTo(int perHour, Clock clock) {
+        return new BatchService(store, Optional.of(new SqsBatchTasks(sqs, aws.queueUrl(LocalAws.BATCH_QUEUE))),
+                clock, Duration.ofHours(1), Duration.ofMinutes(15), UUID::randomUUID, BatchQuota.unlimited(),
+                new UploadGrants(store, perHour, clock));
+    }
+
+    private static UploadResponse granted(UploadOutcome outcome) {
+        assertThat(outcome).isInstanceOf(UploadOutcome.Granted.class);
+        return ((UploadOutcome.Granted) outcome).upload();
+    }
+
+    private static int put(UploadResponse upload, String body) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(upload.uploadUrl()))
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private String upload(String content) {

@@ -44,7 +44,7 @@ class BatchesApiTest extends LocalAwsProbeSetup {
     @Test
     void batch_shouldBeCreatedReadAndCancelled_overTheApi() throws Exception {
         // given: an input file uploaded with the presigned PUT the API hands out
-        JsonPath upload = given().post("/v1/batches/uploads").then().statusCode(200)
+        JsonPath upload = given().contentType("application/json").body("{\"bytes\":3}").post("/v1/batches/uploads").then().statusCode(200)
                 .body("method", equalTo("PUT")).extract().jsonPath();
         HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                 upload.getString("upload_url"))).PUT(HttpRequest.BodyPublishers.ofString("{}\n")).build(),
@@ -74,7 +74,7 @@ class BatchesApiTest extends LocalAwsProbeSetup {
     @Test
     void retryAndFilePages_shouldAnswerOverTheApi_withJsonLinesAndConflictsAsJson() throws Exception {
         // given: a batch just created (validating: nothing planned, nothing ended)
-        JsonPath upload = given().post("/v1/batches/uploads").then().statusCode(200).extract().jsonPath();
+        JsonPath upload = given().contentType("application/json").body("{\"bytes\":3}").post("/v1/batches/uploads").then().statusCode(200).extract().jsonPath();
         HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(upload.getString("upload_url")))
                 .PUT(HttpRequest.BodyPublishers.ofString("{}\n")).build(), HttpResponse.BodyHandlers.ofString());
         String id = given().contentType("application/json").body("{\"input_file_id\":\""

@@ -25,6 +25,8 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.embedding.EmbeddingResponse;
+import io.gpupipe.model.embedding.EncodingFormat;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
@@ -38,6 +40,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -153,6 +156,71 @@ class JobServiceTest {
                 + JobLayout.resultKey(job.requestId()));
         assertThat(found.links().audioLocation()).isNull();
         assertThat(found.links().expiresAt()).isEqualTo(NOW.plus(Duration.ofMinutes(15)));
+    }
+
+    @Test
+    void status_shouldPresignTheVectorsObject_whenAnEmbeddingResultKeepsItsVectorsOutOfLine() {
+        // given: a finished embedding job whose worker wrote its vectors to their own object
+        JobService service = service(store, line -> { });
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"task\":\"embed\",\"input\":\"Hi\"}",
+                OWNER)).job();
+        EmbeddingResponse vectors = EmbeddingResponse.of(List.of(new float[] {0.6f, 0.8f}), EncodingFormat.FLOAT,
+                "m", 1);
+        String vectorsKey = JobLayout.embeddingsKey(job.requestId());
+        probe.put(vectorsKey, JobJson.write(vectors));
+        probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.embeddings(vectors).withEmbeddingsAt(vectorsKey),
+                new JobResult.Provenance(Tier.of("embed"), "m", "1", "t", 1, 1L, 1L), NOW)));
+
+        // when
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), OWNER);
+
+        // then: a presigned link and an S3 URI of the vectors, beside the result's
+        assertThat(found.links().embeddings()).isNotNull();
+        assertThat(found.links().embeddings().getPath()).endsWith("/" + vectorsKey);
+        assertThat(found.links().embeddingsLocation()).isEqualTo("s3://" + aws.bucket() + "/" + vectorsKey);
+        assertThat(found.links().audio()).isNull();
+        assertThat(found.view().result().result().embeddingsKey()).isEqualTo(vectorsKey);
+    }
+
+    @Test
+    void status_shouldGiveNoVectorsLink_whenAnEmbeddingResultCarriesItsVectorsInline() {
+        // given
+        JobService service = service(store, line -> { });
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"task\":\"embed\",\"input\":\"Hi\"}",
+                OWNER)).job();
+        EmbeddingResponse vectors = EmbeddingResponse.of(List.of(new float[] {1f}), EncodingFormat.FLOAT, "m", 1);
+        probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.embeddings(vectors), new JobResult.Provenance(Tier.of("embed"), "m", "1", "t", 1,
+                        1L, 1L), NOW)));
+
+        // when
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), OWNER);
+
+        // then
+        assertThat(found.links().embeddings()).isNull();
+        assertThat(found.links().embeddingsLocation()).isNull();
+        assertThat(found.view().result().result().embeddings().data()).hasSize(1);
+    }
+
+    @Test
+    void status_shouldPresignOnlyTheAudioKeyDerivedFromTheJobsId_whenTheStoredResultNamesAnotherKey() {
+        // given: a speech result naming another job's WAV (a result written by anything but our worker)
+        JobService service = service(store, line -> { });
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit(
+                "{\"task\":\"speech\",\"prompt\":\"Hello\",\"voice\":\"kevin16\"}", OWNER)).job();
+        String planted = JobLayout.audioKey(UUID.randomUUID().toString());
+        probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.audio(planted, "wav", 16_000, 1_000),
+                new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
+
+        // when
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), OWNER);
+
+        // then: the links name the job's own audio key, never the one the result names
+        String own = JobLayout.audioKey(job.requestId());
+        assertThat(found.links().audio().getPath()).endsWith("/" + own).doesNotContain(planted);
+        assertThat(found.links().audioLocation()).isEqualTo("s3://" + aws.bucket() + "/" + own);
     }
 
     @Test

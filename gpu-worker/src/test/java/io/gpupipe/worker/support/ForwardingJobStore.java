@@ -45,6 +45,11 @@ public abstract class ForwardingJobStore implements WorkerJobStore {
     }
 
     @Override
+    public boolean putEmbeddingsIfAbsent(String requestId, byte[] json) {
+        return delegate.putEmbeddingsIfAbsent(requestId, json);
+    }
+
+    @Override
     public Optional<byte[]> readAudioHead(String requestId, int length) {
         return delegate.readAudioHead(requestId, length);
     }

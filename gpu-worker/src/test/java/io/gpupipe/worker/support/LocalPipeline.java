@@ -74,6 +74,11 @@ public final class LocalPipeline implements AutoCloseable {
         }
     }
 
+    /** The vectors object of an embedding result kept out of line ({@code results/{id}.embeddings}), if any. */
+    public Optional<String> embeddings(String requestId) {
+        return read(JobLayout.embeddingsKey(requestId));
+    }
+
     public void putMarker(JobState marker) {
         s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(marker.requestId())),
                 RequestBody.fromString(JobJson.write(marker)));

@@ -46,8 +46,11 @@ public interface BatchStore {
     /** The size of the object at {@code key}, or empty when there is none. */
     Optional<Long> size(String key);
 
-    /** A presigned PUT of {@code key}, valid for {@code ttl} (the client uploads an input file with it). */
-    URL presignPut(String key, Duration ttl);
+    /**
+     * A presigned PUT of {@code key}, valid for {@code ttl}, of a body of exactly {@code bytes} bytes (Content-Length
+     * is a signed header, so S3 refuses any other length): the client uploads an input file with it.
+     */
+    URL presignPut(String key, Duration ttl, long bytes);
 
     /** A presigned GET of {@code key}, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);

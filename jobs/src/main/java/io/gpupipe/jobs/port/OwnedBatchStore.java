@@ -73,8 +73,8 @@ final class OwnedBatchStore implements BatchStore {
     }
 
     @Override
-    public URL presignPut(String key, Duration ttl) {
-        return store.presignPut(key, ttl);
+    public URL presignPut(String key, Duration ttl, long bytes) {
+        return store.presignPut(key, ttl, bytes);
     }
 
     @Override

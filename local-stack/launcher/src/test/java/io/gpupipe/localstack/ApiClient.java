@@ -131,7 +131,7 @@ final class ApiClient {
 
     /** Uploads a batch input file through the presigned PUT the API hands out; answers its input_file_id. */
     String uploadBatchInput(byte[] content) {
-        JsonNode upload = post("/v1/batches/uploads", "").body();
+        JsonNode upload = post("/v1/batches/uploads", "{\"bytes\":" + content.length + "}").body();
         HttpResponse<String> put = exchange(HttpRequest.newBuilder(URI.create(upload.path("upload_url").asText()))
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(content)));
         if (put.statusCode() != 200) {

@@ -439,7 +439,8 @@ class CallerIsolationTest {
     }
 
     private String upload(ApiClient caller, String content) {
-        JsonNode upload = caller.post("/v1/batches/uploads", "").body();
+        JsonNode upload = caller.post("/v1/batches/uploads", "{\"bytes\":"
+                + content.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + "}").body();
         assertThat(put(upload.path("upload_url").asText(), content)).isEqualTo(200);
         return upload.path("input_file_id").asText();
     }

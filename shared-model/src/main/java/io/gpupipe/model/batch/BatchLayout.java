@@ -49,6 +49,20 @@ public final class BatchLayout {
         return INPUTS_PREFIX + owner.hex() + "/" + upload.toString().toLowerCase(Locale.ROOT) + ".jsonl";
     }
 
+    /**
+     * {@code batch-inputs/{owner}/grants/{hour}/}: one empty object per upload URL handed out to {@code owner} in UTC
+     * hour {@code epochHour} (hours since the epoch); the per-hour limit on upload URLs counts them. Under the inputs
+     * prefix, so the same lifecycle rule expires them, and never an input key ({@link #isInputKey}).
+     */
+    public static String uploadGrantsPrefix(Owner owner, long epochHour) {
+        return INPUTS_PREFIX + owner.hex() + "/grants/" + epochHour + "/";
+    }
+
+    /** The grant of one upload URL ({@link #uploadGrantsPrefix}). */
+    public static String uploadGrantKey(Owner owner, long epochHour, UUID upload) {
+        return uploadGrantsPrefix(owner, epochHour) + upload.toString().toLowerCase(Locale.ROOT);
+    }
+
     /** True for a key {@link #inputKey} can hand out: a batch may read no other object. */
     public static boolean isInputKey(String key) {
         return key != null && INPUT_KEY.matcher(key).matches();

@@ -13,8 +13,9 @@ import java.util.Objects;
 /**
  * One entry of the result cache ({@code cache/{key}.json}): the output of a succeeded job, which model version made
  * it, and which request ran it. Workers write it create-only after a success; the router answers later requests
- * with the same {@link CacheKey} from it. A speech entry's audio is the cache's own copy ({@link
- * JobLayout#cacheAudioKey}), so an entry outlives the result it came from.
+ * with the same {@link CacheKey} from it. A speech entry's audio and a large embedding entry's vectors are the
+ * cache's own copy ({@link JobLayout#cacheAudioKey}, {@link JobLayout#cacheEmbeddingsKey}), so an entry outlives the
+ * result it came from.
  *
  * @param key          the entry's {@link CacheKey#hex()}
  * @param requestId    the request whose model run produced the output
@@ -35,14 +36,15 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
         Objects.requireNonNull(output, "output");
     }
 
-    /** The entry for the succeeded {@code result}; a speech entry names the cache's audio copy. */
+    /** The entry for the succeeded {@code result}; it names the cache's copy of the result's object, if it has one. */
     public static CacheEntry of(CacheKey key, JobResult result, Instant now) {
         if (result.status() != JobStatus.SUCCEEDED || result.isCached() || result.modelVersion() == null) {
             throw new IllegalArgumentException("only a model's own succeeded result is cached");
         }
         JobResult.Output output = switch (result.task()) {
-            case GENERATE, EMBED -> result.result();
-            case SPEECH -> withAudio(result.result(), JobLayout.cacheAudioKey(key, result.requestId()));
+            case GENERATE -> result.result();
+            case EMBED -> result.result().withObjectAt(JobLayout.cacheEmbeddingsKey(key, result.requestId()));
+            case SPEECH -> result.result().withObjectAt(JobLayout.cacheAudioKey(key, result.requestId()));
         };
         return new CacheEntry(key.hex(), result.requestId(), result.task(), result.model(), result.modelVersion(),
                 output, now, result.clientRequestId());
@@ -56,20 +58,19 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
         return key.equals(expected.hex()) && modelVersion.equals(expectedVersion) && task == expectedTask;
     }
 
-    /** The cached result of {@code job} on {@code tier}: this entry's output, its speech audio copied to the job's. */
+    /**
+     * The cached result of {@code job} on {@code tier}: this entry's output, naming the job's own copy of its object
+     * (audio, or vectors) under the key derived from the job's id.
+     */
     public JobResult answer(InferenceJob job, Tier tier, Instant now) {
         JobResult.Output answered = switch (task) {
-            case GENERATE, EMBED -> output;
-            case SPEECH -> withAudio(output, JobLayout.audioKey(job.requestId()));
+            case GENERATE -> output;
+            case EMBED -> output.withObjectAt(JobLayout.embeddingsKey(job.requestId()));
+            case SPEECH -> output.withObjectAt(JobLayout.audioKey(job.requestId()));
         };
         return new JobResult(job.requestId(), JobStatus.SUCCEEDED, job.task(), answered, null, tier, model,
                 modelVersion, null, null, null, null, job.callbackUrl(), now, true,
                 clientRequestId != null ? clientRequestId : requestId, null, null, null, job.owner(),
                 job.clientRequestId());
-    }
-
-    private static JobResult.Output withAudio(JobResult.Output output, String audioKey) {
-        return new JobResult.Output(output.text(), output.usage(), output.finishReason(), audioKey, output.format(),
-                output.sampleRate(), output.durationMs());
     }
 }

@@ -13,11 +13,24 @@ import java.util.Optional;
  * the deployment's choice: the local stack's differs from AWS's), so it is a failed result, not a 400.
  */
 public final class EmbeddingOutputs {
+    /**
+     * The largest embedding response (its JSON, in bytes) a result carries inline; above it the worker writes the
+     * vectors to their own object ({@link io.gpupipe.model.JobLayout#embeddingsKey}) and the result names it. 256 KiB
+     * keeps a status answer small (about 50 float vectors of 384 dimensions stay inline, a 256 x 384 job's 1.2 MB
+     * do not), and a single sentence's vector still comes back in the answer itself.
+     */
+    public static final int INLINE_LIMIT_BYTES = 256 * 1024;
+
     private EmbeddingOutputs() {
     }
 
     /** The output, or the refusal; never both. */
     public record Outcome(Optional<JobResult.Output> output, Optional<JobResult.JobError> refusal) {
+    }
+
+    /** True when an embedding response of {@code jsonBytes} bytes stays inline in its result. */
+    public static boolean fitsInline(long jsonBytes) {
+        return jsonBytes <= INLINE_LIMIT_BYTES;
     }
 
     public static Outcome of(EmbeddingFields job, List<float[]> vectors, String model, int promptTokens) {

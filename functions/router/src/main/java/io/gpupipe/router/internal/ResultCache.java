@@ -5,7 +5,6 @@ import io.gpupipe.adapters.JobResults;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
-import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.cache.CacheEntry;
@@ -19,7 +18,8 @@ import org.jboss.logging.Logger;
 /**
  * The router's side of the result cache: a job the cache applies to ({@link CachePolicy}) is looked up under the
  * model version configured for its tier ({@code gpupipe.router.model-versions.<tier>}, the version the tier's
- * workers claim); a hit becomes the job's own result, written create-only, with its own copy of speech audio. Any
+ * workers claim); a hit becomes the job's own result, written create-only, with its own copy of speech audio (or of
+ * embedding vectors kept in their own object). Any
  * doubt is a miss and the job goes to its queue as usual: no version configured, no entry, an entry for another
  * version, audio that expired, a result already there, or the store failing.
  */
@@ -60,10 +60,10 @@ public final class ResultCache {
                 return Optional.empty();
             }
             JobResult result = entry.get().answer(job, tier, clock.instant());
-            if (job.task() == Task.SPEECH && !store.copyIfAbsent(entry.get().output().audioKey(),
-                    result.result().audioKey())) {
-                LOG.infof("cache entry %s has no audio any more, or %s has audio already: a miss", key.hex(),
-                        job.requestId());
+            Optional<String> object = entry.get().output().objectKey();
+            if (object.isPresent() && !store.copyIfAbsent(object.get(), result.result().objectKey().orElseThrow())) {
+                LOG.infof("cache entry %s has no %s any more, or %s has one already: a miss", key.hex(),
+                        object.get(), job.requestId());
                 return Optional.empty();
             }
             if (!results.putResultIfAbsent(result)) {
