@@ -354,7 +354,8 @@ final class JobProcessor {
         if (EmbeddingOutputs.fitsInline(json.length)) {
             return inline;
         }
-        inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently("the embeddings of " + requestId,
+        inSpan(RESULT_WRITE_SPAN, () -> ResultWrites.persistently(settings.retries().resultWrites(),
+                "the embeddings of " + requestId,
                 () -> store.putEmbeddingsIfAbsent(requestId, json)), won -> won ? "embeddings written"
                 : "embeddings exist");
         return inline.withEmbeddingsAt(JobLayout.embeddingsKey(requestId));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.notify.CallbackTargetPolicy;
+import io.gpupipe.testsupport.CallbackReceiver;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;

@@ -470,7 +470,7 @@ class BatchServiceTest {
 
     private BatchService uploadsLimitedTo(int perHour, Clock clock) {
         return new BatchService(store, Optional.of(new SqsBatchTasks(sqs, aws.queueUrl(LocalAws.BATCH_QUEUE))),
-                clock, Duration.ofHours(1), Duration.ofMinutes(15), UUID::randomUUID, BatchQuota.unlimited(),
+                clock, Duration.ofHours(1), Duration.ofMinutes(15), UUID::randomUUID, BatchQuota.UNLIMITED,
                 new UploadGrants(store, perHour, clock));
     }
 
