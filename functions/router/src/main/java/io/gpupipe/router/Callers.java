@@ -26,7 +26,7 @@ public class Callers {
 
     Callers(CurrentVertxRequest current, RouterConfig config) {
         this.current = current;
-        this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim());
+        this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim(), config.iamCallerScope());
     }
 
     /** {@code answer} for the current caller's owner, or 401 when the request carries no identity it must. */
