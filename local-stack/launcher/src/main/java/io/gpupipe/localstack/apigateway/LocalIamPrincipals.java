@@ -56,7 +56,7 @@ public final class LocalIamPrincipals {
 
     private final List<Principal> principals;
 
-    private LocalIamPrincipals(List<Principal> principals) {
+    LocalIamPrincipals(List<Principal> principals) {
         this.principals = List.copyOf(principals);
     }
 

@@ -15,20 +15,28 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
+import software.amazon.awssdk.regions.Region;
 
 /**
  * API Gateway's IAM authorizer for the local HTTP API: a request signed with SigV4 ({@code Authorization:
  * AWS4-HMAC-SHA256 Credential=KEY/DATE/REGION/SERVICE/aws4_request, SignedHeaders=..., Signature=...}) is accepted
  * when the key is one of {@link LocalIamPrincipals}, the scope names the stack's region and service
  * {@code execute-api}, {@code X-Amz-Date} is within 5 minutes of now and on the scope's date, and the signature is
- * the one the AWS SDK's own signer ({@link AwsV4HttpSigner}) computes over the received request (method, path,
- * query, the signed headers, body) with the key's secret and session token at that time; the two are compared in
- * constant time. Anything else is refused (403, as API Gateway does). Headers only: no query-string signatures.
+ * the one the AWS SDK for Java's own signer computes over the received request (method, path, query, the signed
+ * headers, body) with the key's secret and session token at that time; the two are compared in constant time.
+ * Anything else is refused (403, as API Gateway does). Headers only: no query-string signatures.
+ * <p>
+ * The signer is {@link AwsV4HttpSigner} when the client signed {@code x-amz-content-sha256} (the AWS SDKs for Java
+ * v2 and JavaScript v3 do). That signer always adds and signs the header, so it cannot reproduce the signature of a
+ * client that does not send it (botocore, {@code aws}, {@code awscurl}, {@code curl --aws-sigv4}); for those the
+ * SDK's {@code Aws4Signer}, which signs exactly the headers given, recomputes it.
  */
 public final class SigV4Authorizer {
     /** The Authorization scheme of a SigV4-signed request. */
@@ -37,6 +45,7 @@ public final class SigV4Authorizer {
     public static final String SERVICE = "execute-api";
     /** How far {@code X-Amz-Date} may be from now, either way (SigV4's limit). */
     static final Duration MAX_SKEW = Duration.ofMinutes(5);
+    private static final String CONTENT_SHA256 = "x-amz-content-sha256";
     private static final Pattern AUTHORIZATION = Pattern.compile("^" + SCHEME + "\\s+Credential=([^/,\\s]+)/"
             + "([0-9]{8})/([^/,\\s]+)/([^/,\\s]+)/aws4_request,\\s*SignedHeaders=([^,\\s]+),\\s*"
             + "Signature=([0-9a-f]{64})$");
@@ -127,15 +136,36 @@ public final class SigV4Authorizer {
             }
             received.putHeader(name, values);
         }
-        var signed = signer.sign(r -> r.identity(AwsSessionCredentialsIdentity.create(principal.accessKeyId(),
-                        principal.secretAccessKey(), principal.sessionToken()))
-                .request(received.build())
-                .payload(ContentStreamProvider.fromByteArray(request.body()))
-                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, SERVICE)
-                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.fixed(signedAt, ZoneOffset.UTC)));
-        Matcher expected = AUTHORIZATION.matcher(signed.request().firstMatchingHeader("Authorization").orElse(""));
+        Clock at = Clock.fixed(signedAt, ZoneOffset.UTC);
+        String authorization = signedHeaders.contains(CONTENT_SHA256)
+                ? signer.sign(r -> r.identity(AwsSessionCredentialsIdentity.create(principal.accessKeyId(),
+                                principal.secretAccessKey(), principal.sessionToken()))
+                        .request(received.build())
+                        .payload(ContentStreamProvider.fromByteArray(request.body()))
+                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, SERVICE)
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                        .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, at))
+                .request().firstMatchingHeader("Authorization").orElse("")
+                : signedAsGiven(received, request.body(), principal, at);
+        Matcher expected = AUTHORIZATION.matcher(authorization);
         return expected.matches() ? Optional.of(expected) : Optional.empty();
+    }
+
+    /** The Authorization header of the SDK's {@code Aws4Signer}, which signs the request's headers and no others. */
+    @SuppressWarnings("deprecation") // its successor, AwsV4HttpSigner, always adds x-amz-content-sha256
+    private String signedAsGiven(SdkHttpRequest.Builder received, byte[] body, LocalIamPrincipals.Principal principal,
+                                 Clock at) {
+        SdkHttpFullRequest full = SdkHttpFullRequest.builder().method(received.method()).protocol(received.protocol())
+                .host(received.host()).port(received.port()).encodedPath(received.encodedPath())
+                .rawQueryParameters(received.rawQueryParameters()).headers(received.headers())
+                .contentStreamProvider(ContentStreamProvider.fromByteArray(body)).build();
+        software.amazon.awssdk.auth.signer.params.Aws4SignerParams params =
+                software.amazon.awssdk.auth.signer.params.Aws4SignerParams.builder()
+                        .awsCredentials(AwsSessionCredentials.create(principal.accessKeyId(),
+                                principal.secretAccessKey(), principal.sessionToken()))
+                        .signingName(SERVICE).signingRegion(Region.of(region)).signingClockOverride(at).build();
+        return software.amazon.awssdk.auth.signer.Aws4Signer.create().sign(full, params)
+                .firstMatchingHeader("Authorization").orElse("");
     }
 
     private static Optional<Instant> amzDate(String value) {

@@ -99,6 +99,34 @@ class SigV4AuthorizerTest {
     }
 
     @Test
+    void authorize_shouldAcceptASignatureByBotocore_whichSignsNoContentHashHeader() {
+        // given: what botocore 1.43 (SigV4Auth, as `aws` and awscurl sign) sent for these credentials at this time:
+        // an independent implementation's signature, without the x-amz-content-sha256 header the Java SDK adds
+        LocalIamPrincipals.Principal known = new LocalIamPrincipals.Principal("ASIAX", "secret", "tok", "caller-a",
+                "replica-1");
+        Instant signedAt = Instant.parse("2026-12-04T00:23:39Z");
+        SigV4Authorizer at = new SigV4Authorizer(new LocalIamPrincipals(List.of(known)), REGION,
+                Clock.fixed(signedAt.plusSeconds(30), ZoneOffset.UTC));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        headers.put("Accept", List.of("application/json"));
+        headers.put("Content-type", List.of("application/json"));
+        headers.put("Host", List.of("localhost:8080"));
+        headers.put("X-amz-date", List.of("20261204T002339Z"));
+        headers.put("X-amz-security-token", List.of("tok"));
+        headers.put("Authorization", List.of("AWS4-HMAC-SHA256 Credential=ASIAX/20261204/us-east-1/execute-api/"
+                + "aws4_request, SignedHeaders=accept;content-type;host;x-amz-date;x-amz-security-token, "
+                + "Signature=edba57f09da6c615be533ffec493dafdad54634da3d2b2943d10120617c17635"));
+
+        // when, then
+        assertThat(at.authorize(new HttpApiPayload.Request("POST", "/v1/jobs", null, headers,
+                "{}".getBytes(StandardCharsets.UTF_8), "127.0.0.1", "HTTP/1.1")))
+                .isEqualTo(new SigV4Authorizer.Decision.Caller(known));
+        assertThat(at.authorize(new HttpApiPayload.Request("POST", "/v1/jobs", null, headers,
+                "{ }".getBytes(StandardCharsets.UTF_8), "127.0.0.1", "HTTP/1.1")))
+                .isInstanceOf(SigV4Authorizer.Decision.Refused.class);
+    }
+
+    @Test
     void principals_shouldBeSessionsOfTwoRoles_withFreshCredentialsEachStart() {
         List<LocalIamPrincipals.Principal> all = principals.all();
         LocalIamPrincipals other = LocalIamPrincipals.generate();
