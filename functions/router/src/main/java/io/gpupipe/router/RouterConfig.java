@@ -67,10 +67,10 @@ public interface RouterConfig {
     AuthMode auth();
 
     /**
-     * Which IAM principal is one caller ({@code GPUPIPE_IAM_CALLER_SCOPE}; SAM's {@code IamCallerScope}): {@code role}
+     * Which IAM principal is one caller ({@link IamCallerScope#ENV_VAR}; SAM's {@code IamCallerScope}): {@code role}
      * (every session of an assumed role is one caller) or {@code session} (each session its own), docs/security.md.
      */
-    @WithDefault(IamCallerScope.CONFIG_DEFAULT)
+    @WithDefault("role")
     IamCallerScope iamCallerScope();
 
     /**

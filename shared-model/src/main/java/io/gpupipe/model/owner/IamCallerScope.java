@@ -18,14 +18,10 @@ public enum IamCallerScope {
     /** Each principal ARN, session name included, is its own caller. */
     SESSION;
 
-    /** The environment variable SAM sets from its {@code IamCallerScope} parameter (router). */
-    public static final String ENV_VAR = "GPUPIPE_IAM_CALLER_SCOPE";
-    /** The config property {@link #ENV_VAR} maps to (MicroProfile Config's environment variable rules). */
-    public static final String PROPERTY = "gpupipe.iam-caller-scope";
+    /** The environment variable SAM sets from its {@code IamCallerScope} parameter (the router's config key). */
+    public static final String ENV_VAR = "GPUPIPE_ROUTER_IAM_CALLER_SCOPE";
     /** The scope when nothing is configured (SAM's parameter default too). */
     public static final IamCallerScope DEFAULT = ROLE;
-    /** A config default expression: {@link #PROPERTY}, else {@link #DEFAULT}; for {@code @WithDefault}. */
-    public static final String CONFIG_DEFAULT = "${" + PROPERTY + ":role}";
 
     /** {@code arn:PARTITION:sts::ACCOUNT:assumed-role/ROLE/SESSION}: role names hold no {@code /}, sessions none. */
     private static final Pattern ASSUMED_ROLE = Pattern.compile(

@@ -70,7 +70,5 @@ class IamCallerScopeTest {
     @Test
     void default_shouldBeRole_asSamsParameterDefault() {
         assertThat(IamCallerScope.DEFAULT).isEqualTo(IamCallerScope.ROLE);
-        assertThat(IamCallerScope.CONFIG_DEFAULT).isEqualTo("${" + IamCallerScope.PROPERTY + ":"
-                + IamCallerScope.DEFAULT.name().toLowerCase(java.util.Locale.ROOT) + "}");
     }
 }

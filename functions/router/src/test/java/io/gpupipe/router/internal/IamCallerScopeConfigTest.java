@@ -6,7 +6,7 @@ import io.gpupipe.model.owner.IamCallerScope;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The router's IAM caller scope comes from SAM's IamCallerScope, handed over as {@code GPUPIPE_IAM_CALLER_SCOPE}. */
+/** The router's IAM caller scope comes from SAM's IamCallerScope, handed over as {@code GPUPIPE_ROUTER_IAM_CALLER_SCOPE}. */
 class IamCallerScopeConfigTest {
 
     @Test
