@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.observability.TracingSettings;
+import io.gpupipe.model.owner.IamCallerScope;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -344,6 +345,17 @@ class SamTemplateTest {
         assertThat(finished.toString()).contains("batches/").contains("/final.json");
         assertThat(map(map(notifier.get("Environment")).get("Variables")))
                 .containsEntry("GPUPIPE_NOTIFIER_BATCH_QUEUE_URL", Map.of("Ref", "BatchQueue"));
+    }
+
+    @Test
+    void iamCallerScope_shouldReachTheRouterThroughTheSharedVariable_roleByDefault() {
+        Map<String, Object> scope = sam.findParameters("IamCallerScope").get("IamCallerScope");
+
+        assertThat(scope).containsEntry("Default", IamCallerScope.DEFAULT.name().toLowerCase(java.util.Locale.ROOT));
+        assertThat(list(scope.get("AllowedValues"))).containsExactlyInAnyOrderElementsOf(Stream.of(
+                IamCallerScope.values()).map(v -> v.name().toLowerCase(java.util.Locale.ROOT)).toList());
+        assertThat(map(map(function("RouterFunction").get("Environment")).get("Variables")))
+                .containsEntry(IamCallerScope.ENV_VAR, Map.of("Ref", "IamCallerScope"));
     }
 
     private static Map<String, Object> function(String name) {

@@ -131,7 +131,7 @@ final class ApiResponses {
     static Response unauthenticated(RouterConfig.AuthMode mode) {
         return error(UNAUTHORIZED, new FieldError("Authorization", ApiErrorCodes.UNAUTHENTICATED,
                 "this API requires a caller identity (" + mode.name() + " authorization); the request carried "
-                        + "none"));
+                        + "none that names a caller (an IAM principal, or a token's subject or tenant)"));
     }
 
     private static Response notFound(String id) {

@@ -28,7 +28,7 @@ public class Callers {
 
     Callers(CurrentVertxRequest current, RouterConfig config, CurrentCaller caller) {
         this.current = current;
-        this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim());
+        this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim(), config.iamCallerScope());
         this.caller = caller;
     }
 

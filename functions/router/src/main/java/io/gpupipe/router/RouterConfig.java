@@ -1,6 +1,7 @@
 package io.gpupipe.router;
 
 import io.gpupipe.model.observability.MetricNamespace;
+import io.gpupipe.model.owner.IamCallerScope;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.net.URI;
@@ -66,6 +67,13 @@ public interface RouterConfig {
     AuthMode auth();
 
     /**
+     * Which IAM principal is one caller ({@link IamCallerScope#ENV_VAR}; SAM's {@code IamCallerScope}): {@code role}
+     * (every session of an assumed role is one caller) or {@code session} (each session its own), docs/security.md.
+     */
+    @WithDefault("role")
+    IamCallerScope iamCallerScope();
+
+    /**
      * The JWT claim naming a caller's tenant ({@code GPUPIPE_ROUTER_JWT_TENANT_CLAIM}; SAM's {@code JwtTenantClaim}):
      * when set, every caller whose token carries the same value of it at one issuer is one owner and sees the others'
      * jobs; a token without it is its subject's own. Unset, every subject is its own owner.
@@ -124,7 +132,9 @@ public interface RouterConfig {
     enum AuthMode {
         NONE,
         IAM,
-        JWT
+        JWT,
+        /** Either authorizer's, one required: the local stack's HTTP API, which checks SigV4 and bearer tokens. */
+        ANY
     }
 
     /**

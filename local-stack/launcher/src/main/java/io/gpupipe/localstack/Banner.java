@@ -2,6 +2,8 @@ package io.gpupipe.localstack;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
+import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
+import io.gpupipe.localstack.apigateway.SigV4Authorizer;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.Task;
@@ -135,6 +137,13 @@ public final class Banner {
                 + ", issuer " + LocalCallers.ISSUER + ", audience " + LocalCallers.AUDIENCE + "; "
                 + (callers.required() ? "a request without a token gets 401 (--require-token)"
                 : "a request without a token is the one anonymous caller (--require-token refuses it)"));
+        String title = "callers (SigV4)";
+        for (LocalIamPrincipals.Principal session : callers.principals().all()) {
+            row(b, title, session.exportLine() + "   # " + session.userArn());
+            title = "";
+        }
+        row(b, "", "sign for service " + SigV4Authorizer.SERVICE + " in " + LocalAws.REGION + " (awscurl --service "
+                + SigV4Authorizer.SERVICE + "); sessions of one role are one caller");
     }
 
     private static String backend(LocalStack stack) {

@@ -48,12 +48,13 @@ final class LocalApi {
     }
 
     /**
-     * The router takes its callers from the JWT authorizer's claims: {@code jwt} (a request without them is refused)
-     * when the facade requires a token, {@code none} (claims when present, else the one anonymous caller) otherwise.
+     * The router takes its callers from the facade's authorizers (a token's claims, or a SigV4 session's IAM
+     * context): {@code any} (a request without either is refused) when the facade requires a token, {@code none}
+     * (either when present, else the one anonymous caller) otherwise.
      */
     static Map<String, String> withAuth(Map<String, String> routerEnv, LocalCallers callers) {
         Map<String, String> env = new LinkedHashMap<>(routerEnv);
-        env.put("GPUPIPE_ROUTER_AUTH", callers.required() ? "jwt" : "none");
+        env.put("GPUPIPE_ROUTER_AUTH", callers.required() ? "any" : "none");
         return env;
     }
 

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpupipe.examples.GpupipeClient;
+import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
+import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.notify.CallbackKey;
@@ -29,7 +31,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The client examples in examples/ (Python, JavaScript, Java), each run as a user runs it against one started local
- * stack (a speech worker on FreeTTS, the cheapest tier; tokens required, so the bearer path is what lets them in):
+ * stack (a speech worker on FreeTTS, the cheapest tier; a caller required, so a bearer token or, for Python, the
+ * SigV4 signature of a printed role session is what lets them in):
  * each submits a speech job, polls it to {@code succeeded}, fetches the result through its presigned link, and
  * receives and verifies the Standard Webhooks callback with the local secret's {@code whsec_} form. A runtime that is
  * absent (python3, node/npm, or an npm install that fails offline) skips its case with the reason.
@@ -73,16 +76,33 @@ class ClientExamplesTest {
     }
 
     @Test
-    void pythonExample_shouldBeRefused401_whenItSignsWithSigV4_becauseTheLocalStackChecksOnlyBearerTokens()
-            throws Exception {
+    void pythonExample_shouldCallTheLocalApi_withSigV4AsAPrintedRoleSession() throws Exception {
+        assumeTrue(runs(List.of("python3", "-c", "import botocore")), "skipped: python3 with botocore is not there");
+        LocalIamPrincipals.Principal session = stack.callers().principals().all().get(1);
+
+        Run run = run(List.of("python3", "gpupipe_client.py", "--sigv4", "--region", LocalAws.REGION),
+                examples("python"), exampleArgs(null), credentials(session));
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertCompleted(run.output(), "verified=true");
+    }
+
+    @Test
+    void pythonExample_shouldBeRefused403_whenItSignsForAnotherRegion() throws Exception {
         assumeTrue(runs(List.of("python3", "-c", "import botocore")), "skipped: python3 with botocore is not there");
 
         Run run = run(List.of("python3", "gpupipe_client.py", "--api", stack.apiUri().toString(), "--sigv4",
-                "--region", "eu-west-1"), examples("python"), List.of(), Map.of("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE",
-                "AWS_SECRET_ACCESS_KEY", "not-a-real-secret"));
+                "--region", "eu-west-1"), examples("python"), List.of(), credentials(stack.callers().principals()
+                .all().get(0)));
 
         assertThat(run.exit()).as(run.output()).isEqualTo(1);
-        assertThat(run.output()).contains("submit: HTTP 401 {\"message\":\"Unauthorized\"}");
+        assertThat(run.output()).contains("submit: HTTP 403 {\"message\":\"Forbidden\"}");
+    }
+
+    /** The environment that makes {@code session} the credentials of the AWS SDKs' default chain. */
+    private static Map<String, String> credentials(LocalIamPrincipals.Principal session) {
+        return Map.of("AWS_ACCESS_KEY_ID", session.accessKeyId(), "AWS_SECRET_ACCESS_KEY", session.secretAccessKey(),
+                "AWS_SESSION_TOKEN", session.sessionToken());
     }
 
     @Test
@@ -129,9 +149,18 @@ class ClientExamplesTest {
     }
 
     private List<String> exampleArgs() throws IOException {
-        return List.of("--api", stack.apiUri().toString(), "--token", token, "--callback-port",
-                Integer.toString(freePort()), "--webhook-secret", whsec, "--timeout",
-                Long.toString(RUN_LIMIT.toSeconds() - 30));
+        return exampleArgs(token);
+    }
+
+    /** The example's arguments, with {@code bearer} as its token (null: none, it signs or is anonymous). */
+    private List<String> exampleArgs(String bearer) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--api", stack.apiUri().toString()));
+        if (bearer != null) {
+            args.addAll(List.of("--token", bearer));
+        }
+        args.addAll(List.of("--callback-port", Integer.toString(freePort()), "--webhook-secret", whsec, "--timeout",
+                Long.toString(RUN_LIMIT.toSeconds() - 30)));
+        return args;
     }
 
     private static Path examples(String language) {

@@ -5,7 +5,7 @@ import io.gpupipe.model.JobJson;
 
 /**
  * Who calls the API, as API Gateway's authorizer vouched for it, and the {@link Owner} that follows: an IAM principal
- * (SigV4), a JWT's issuer and subject, or its issuer and tenant claim (then every caller of one tenant is one owner),
+ * (SigV4) or every session of an assumed role ({@link IamCallerScope}), a JWT's issuer and subject, or its issuer and tenant claim (then every caller of one tenant is one owner),
  * or the one anonymous caller of a deployment without an authorizer. The canonical form hashed into the owner is a
  * JSON array (kind first), so no two identities of any kinds share one, whatever characters their parts hold.
  */
@@ -28,6 +28,23 @@ public sealed interface CallerIdentity {
         public Owner owner() {
             return isBlank(userArn) ? Owner.ofCanonical(canonical("iam-caller", accountId, callerId))
                     : Owner.ofCanonical(canonical("iam", userArn));
+        }
+    }
+
+    /**
+     * Every session of an assumed role: the role's name in its account and partition ({@link IamCallerScope#ROLE}).
+     * An assumed-role ARN names the role without its path, so this is what every session's ARN shares.
+     */
+    record IamRole(String partition, String accountId, String roleName) implements CallerIdentity {
+        public IamRole {
+            if (isBlank(partition) || isBlank(accountId) || isBlank(roleName)) {
+                throw new IllegalArgumentException("an IAM role caller has a partition, an account and a role name");
+            }
+        }
+
+        @Override
+        public Owner owner() {
+            return Owner.ofCanonical(canonical("iam-role", partition, accountId, roleName));
         }
     }
 

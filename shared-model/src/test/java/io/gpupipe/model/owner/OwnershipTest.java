@@ -34,6 +34,8 @@ class OwnershipTest {
         List<CallerIdentity> identities = List.of(
                 new CallerIdentity.Iam("arn:aws:iam::123456789012:user/alice", null, null),
                 new CallerIdentity.Iam(null, "123456789012", "AIDAEXAMPLE"),
+                new CallerIdentity.IamRole("aws", "123456789012", "alice"),
+                new CallerIdentity.IamRole("aws", "123456789012", "user/alice"),
                 new CallerIdentity.Jwt("https://idp.example.com", "alice"),
                 new CallerIdentity.Jwt("https://idp.example.com/", "alice"),
                 // a separator inside a part cannot make two identities one

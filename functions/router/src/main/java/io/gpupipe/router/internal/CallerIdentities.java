@@ -2,6 +2,7 @@ package io.gpupipe.router.internal;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent.RequestContext;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.IamCallerScope;
 import io.gpupipe.router.RouterConfig.AuthMode;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +12,9 @@ import java.util.Optional;
  * after its authorizer accepted the request ("Create AWS Lambda proxy integrations for HTTP APIs in API Gateway",
  * payload format 2.0): {@code iam} (accessKey, accountId, callerId, userArn, ...) for SigV4, {@code jwt.claims} (every
  * claim as a string) for the JWT authorizer. Nothing a client sends in headers or body is ever read: only API
- * Gateway writes the request context.
+ * Gateway writes the request context. An IAM principal is a caller as {@link IamCallerScope} says; a token is its
+ * issuer's subject or tenant, and a context that names neither (a token without {@code sub}) is nobody (401), never
+ * the anonymous caller, which only a request without any authorizer context is (mode {@code none}).
  */
 public final class CallerIdentities {
     static final String ISSUER = "iss";
@@ -19,10 +22,12 @@ public final class CallerIdentities {
 
     private final AuthMode mode;
     private final Optional<String> tenantClaim;
+    private final IamCallerScope iamScope;
 
-    public CallerIdentities(AuthMode mode, Optional<String> tenantClaim) {
+    public CallerIdentities(AuthMode mode, Optional<String> tenantClaim, IamCallerScope iamScope) {
         this.mode = mode;
         this.tenantClaim = tenantClaim.filter(claim -> !claim.isBlank());
+        this.iamScope = iamScope;
     }
 
     /** The caller, or empty when the mode requires an identity the context does not carry (answered 401). */
@@ -30,7 +35,9 @@ public final class CallerIdentities {
         return switch (mode) {
             case IAM -> iam(context);
             case JWT -> jwt(context);
-            case NONE -> iam(context).or(() -> jwt(context)).or(() -> Optional.of(CallerIdentity.ANONYMOUS));
+            case ANY -> iam(context).or(() -> jwt(context));
+            case NONE -> hasAuthorizer(context) ? iam(context).or(() -> jwt(context))
+                    : Optional.of(CallerIdentity.ANONYMOUS);
         };
     }
 
@@ -38,14 +45,20 @@ public final class CallerIdentities {
         return mode;
     }
 
-    private static Optional<CallerIdentity> iam(RequestContext context) {
+    /** True when an authorizer vouched for the request (whether or not its context names a caller). */
+    private static boolean hasAuthorizer(RequestContext context) {
+        return context != null && context.getAuthorizer() != null && (context.getAuthorizer().getIam() != null
+                || context.getAuthorizer().getJwt() != null);
+    }
+
+    private Optional<CallerIdentity> iam(RequestContext context) {
         RequestContext.IAM iam = context == null || context.getAuthorizer() == null ? null
                 : context.getAuthorizer().getIam();
         if (iam == null || (isBlank(iam.getUserArn()) && (isBlank(iam.getAccountId())
                 || isBlank(iam.getCallerId())))) {
             return Optional.empty();
         }
-        return Optional.of(new CallerIdentity.Iam(iam.getUserArn(), iam.getAccountId(), iam.getCallerId()));
+        return Optional.of(iamScope.identify(iam.getUserArn(), iam.getAccountId(), iam.getCallerId()));
     }
 
     private Optional<CallerIdentity> jwt(RequestContext context) {

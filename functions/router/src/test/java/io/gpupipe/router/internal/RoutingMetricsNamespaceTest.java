@@ -49,7 +49,8 @@ class RoutingMetricsNamespaceTest {
         assertThat(config(Map.of()).metricNamespace()).isEqualTo(MetricNamespace.DEFAULT);
     }
 
-    private static RouterConfig config(Map<String, String> env) {
+    /** The router's configuration from these environment variables (and the required settings). */
+    static RouterConfig config(Map<String, String> env) {
         Map<String, String> values = Map.of("gpupipe.router.queue-urls.small", "http://localhost/q/small",
                 "gpupipe.router.queue-urls.large", "http://localhost/q/large",
                 "gpupipe.router.queue-urls.speech", "http://localhost/q/speech", "gpupipe.router.bucket", "b");

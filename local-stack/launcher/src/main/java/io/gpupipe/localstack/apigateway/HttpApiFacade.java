@@ -1,5 +1,6 @@
 package io.gpupipe.localstack.apigateway;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
@@ -32,9 +33,6 @@ import java.util.concurrent.Executors;
  * the launcher JVM (not in the function's host process) so that the host stays a generic, JDK-only Lambda runtime.
  */
 public final class HttpApiFacade implements AutoCloseable {
-    /** The Authorization scheme of a SigV4-signed request, which is refused here like any header that is no JWT. */
-    private static final String SIGV4_SCHEME = "AWS4-HMAC-SHA256";
-
     static final int MAX_BODY_BYTES = 10 * 1024 * 1024;
 
     private final HttpServer server;
@@ -85,7 +83,9 @@ public final class HttpApiFacade implements AutoCloseable {
     /**
      * As above, with {@code callers}' JWT authorizer on every route (null: none): a refused token, or no token where
      * one is required, is answered 401 {@code {"message":"Unauthorized"}} without invoking the function, as API
-     * Gateway does; an accepted token's claims go into the event's {@code requestContext.authorizer.jwt}.
+     * Gateway does; an accepted token's claims go into the event's {@code requestContext.authorizer.jwt}. A
+     * SigV4-signed request goes to {@code callers}' IAM authorizer instead: refused, 403
+     * {@code {"message":"Forbidden"}}; accepted, the session goes into {@code requestContext.authorizer.iam}.
      */
     public static HttpApiFacade start(int port, List<HttpApiRoute> routes, FunctionInvoker function,
                                       Console console, LocalCallers callers) throws IOException {
@@ -178,19 +178,38 @@ public final class HttpApiFacade implements AutoCloseable {
         Map<String, String> claims = null;
         if (callers != null) {
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            if (SigV4Authorizer.isSigV4(authorization)) {
+                return signed(exchange, match.get(), body, requestId);
+            }
             LocalCallers.Decision decision = callers.decide(authorization);
             if (decision instanceof LocalCallers.Decision.Unauthorized) {
-                if (authorization != null && authorization.startsWith(SIGV4_SCHEME)) {
-                    console.component("http-api", "401: a SigV4-signed request; the local stack checks bearer tokens"
-                            + " only (send Authorization: Bearer $TOKEN_A, or no Authorization header)");
-                }
                 return new Answered(Optional.empty(), null, body, HttpApiPayload.unauthorized());
             }
             if (decision instanceof LocalCallers.Decision.Caller caller) {
                 claims = caller.claims();
             }
         }
-        return new Answered(match, owner(claims), body, invoke(exchange, match.get(), body, requestId, claims));
+        return new Answered(match, owner(claims), body, invoke(exchange, match.get(), body, requestId, claims, null));
+    }
+
+    /** A SigV4-signed request: API Gateway's IAM authorizer, then the function with the session's IAM context. */
+    private Answered signed(HttpExchange exchange, HttpApiRoute.Match match, byte[] body, String requestId)
+            throws IOException {
+        SigV4Authorizer.Decision decision = callers.sigV4().authorize(request(exchange, body));
+        if (decision instanceof SigV4Authorizer.Decision.Caller caller) {
+            return new Answered(Optional.of(match), caller.principal().owner(), body, invoke(exchange, match, body,
+                    requestId, null, caller.principal()));
+        }
+        console.component("http-api", "403 " + match.route().routeKey() + ": "
+                + ((SigV4Authorizer.Decision.Refused) decision).reason());
+        return new Answered(Optional.empty(), null, body, HttpApiPayload.forbidden());
+    }
+
+    private static HttpApiPayload.Request request(HttpExchange exchange, byte[] body) {
+        URI uri = exchange.getRequestURI();
+        return new HttpApiPayload.Request(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery(),
+                Map.copyOf(exchange.getRequestHeaders()), body, exchange.getRemoteAddress().getAddress()
+                .getHostAddress(), exchange.getProtocol());
     }
 
     /** The owner the router makes of these claims (none: the anonymous caller); null for a token without a subject. */
@@ -198,13 +217,13 @@ public final class HttpApiFacade implements AutoCloseable {
         return claims == null ? CallerIdentity.ANONYMOUS.owner() : LocalCallers.owner(claims);
     }
 
+    /** Invokes the function with the event of this request; {@code claims} or {@code iam} (or neither) its caller. */
     private HttpApiPayload.Response invoke(HttpExchange exchange, HttpApiRoute.Match match, byte[] body,
-                                           String requestId, Map<String, String> claims) throws IOException {
-        URI uri = exchange.getRequestURI();
-        var request = new HttpApiPayload.Request(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery(),
-                Map.copyOf(exchange.getRequestHeaders()), body,
-                exchange.getRemoteAddress().getAddress().getHostAddress(), exchange.getProtocol());
-        byte[] event = JobJson.write(HttpApiPayload.event(match, request, requestId, Instant.now(), port(), claims))
+                                           String requestId, Map<String, String> claims,
+                                           LocalIamPrincipals.Principal iam) throws IOException {
+        ObjectNode payload = HttpApiPayload.event(match, request(exchange, body), requestId, Instant.now(), port(),
+                claims);
+        byte[] event = JobJson.write(iam == null ? payload : HttpApiPayload.withIamAuthorizer(payload, iam))
                 .getBytes(StandardCharsets.UTF_8);
         LambdaFunction.Invocation result = function.invoke(event);
         if (result.timedOut()) {

@@ -96,6 +96,22 @@ public final class HttpApiPayload {
         return event;
     }
 
+    /**
+     * {@code event} with what API Gateway's IAM authorizer puts into payload 2.0 for a SigV4-signed request of
+     * {@code principal}: {@code requestContext.authorizer.iam} (accessKey, accountId, callerId, userArn, userId...).
+     */
+    public static ObjectNode withIamAuthorizer(ObjectNode event, LocalIamPrincipals.Principal principal) {
+        ObjectNode iam = ((ObjectNode) event.get("requestContext")).putObject("authorizer").putObject("iam");
+        iam.put("accessKey", principal.accessKeyId());
+        iam.put("accountId", ACCOUNT_ID);
+        iam.put("callerId", principal.callerId());
+        iam.putNull("cognitoIdentity");
+        iam.putNull("principalOrgId");
+        iam.put("userArn", principal.userArn());
+        iam.put("userId", principal.callerId());
+        return event;
+    }
+
     private static ObjectNode requestContext(HttpApiRoute.Match match, Request request, Map<String, String> headers,
                                              String requestId, Instant now) {
         String host = headers.getOrDefault("host", "localhost");
@@ -246,6 +262,11 @@ public final class HttpApiPayload {
     /** What API Gateway answers when the integration fails. */
     public static Response internalError() {
         return Response.json(500, "{\"message\":\"Internal Server Error\"}");
+    }
+
+    /** What API Gateway's IAM authorizer answers for a refused signature. */
+    public static Response forbidden() {
+        return Response.json(403, "{\"message\":\"Forbidden\"}");
     }
 
     /** What API Gateway's JWT authorizer answers for a missing or refused token. */

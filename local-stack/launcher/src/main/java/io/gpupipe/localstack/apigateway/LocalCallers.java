@@ -13,6 +13,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.localaws.LocalAws;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,8 +30,9 @@ import java.util.UUID;
 
 /**
  * The local stack's identity provider: an RSA key pair made at each start, its public JWKS, and bearer tokens for
- * two callers ({@code caller-a}, {@code caller-b}) that the facade's {@link JwtAuthorizer} accepts, so that one can
- * act as two different callers of the API on one machine (docs/security.md). {@code required} is whether a request
+ * two callers ({@code caller-a}, {@code caller-b}) that the facade's {@link JwtAuthorizer} accepts, and the
+ * temporary credentials of three assumed-role sessions ({@link LocalIamPrincipals}) that its {@link SigV4Authorizer}
+ * accepts, so that one can act as different callers of the API on one machine (docs/security.md). {@code required} is whether a request
  * without a token is refused (as a deployed API with an authorizer does) or passed on as the deployment-less
  * anonymous caller (the local default, which keeps plain {@code curl} working).
  */
@@ -46,17 +48,21 @@ public final class LocalCallers {
     private final JwtAuthorizer authorizer;
     private final boolean required;
     private final Clock clock;
+    private final LocalIamPrincipals principals;
+    private final SigV4Authorizer sigV4;
 
-    private LocalCallers(RSAKey key, boolean required, Clock clock) {
+    private LocalCallers(RSAKey key, LocalIamPrincipals principals, boolean required, Clock clock) {
         this.key = key;
         this.required = required;
         this.clock = clock;
         this.authorizer = new JwtAuthorizer(new JWKSet(key), ISSUER, Set.of(AUDIENCE), clock);
+        this.principals = principals;
+        this.sigV4 = new SigV4Authorizer(principals, LocalAws.REGION, clock);
     }
 
     /** The same keys and requirement, with time read from {@code clock} (tests of expiry). */
     LocalCallers(LocalCallers keys, Clock clock) {
-        this(keys.key, keys.required, clock);
+        this(keys.key, keys.principals, keys.required, clock);
     }
 
     /** A new key pair; {@code required}: whether requests without a token are refused. */
@@ -64,7 +70,7 @@ public final class LocalCallers {
         try {
             RSAKey key = new RSAKeyGenerator(2048).keyID(UUID.randomUUID().toString()).keyUse(KeyUse.SIGNATURE)
                     .algorithm(JWSAlgorithm.RS256).generate();
-            return new LocalCallers(key, required, clock);
+            return new LocalCallers(key, LocalIamPrincipals.generate(), required, clock);
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot make an RSA key pair: " + e.getMessage(), e);
         }
@@ -104,6 +110,16 @@ public final class LocalCallers {
 
     public boolean required() {
         return required;
+    }
+
+    /** The assumed-role sessions whose SigV4 signatures the API accepts. */
+    public LocalIamPrincipals principals() {
+        return principals;
+    }
+
+    /** API Gateway's IAM authorizer over {@link #principals()}, in the stack's region. */
+    public SigV4Authorizer sigV4() {
+        return sigV4;
     }
 
     /** A bearer token for {@code subject}, valid for {@link #TOKEN_LIFETIME} from now. */
