@@ -58,7 +58,7 @@ class SigV4CallerTest {
         Path cache = Files.createTempDirectory("gpupipe-sigv4-");
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
                 .withWorkers(Set.of(Tier.of("speech"))).withConsole(false).withRequireToken(true);
-        stack = LocalStack.start(options, new Console(System.out));
+        stack = StackAssembler.start(options, new Console(System.out));
         List<LocalIamPrincipals.Principal> sessions = stack.callers().principals().all();
         roleASession1 = sessions.get(0);
         roleASession2 = sessions.get(1);
