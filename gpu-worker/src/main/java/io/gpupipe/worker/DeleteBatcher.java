@@ -3,7 +3,7 @@ package io.gpupipe.worker;
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.consumption.CallBatching;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -21,7 +21,7 @@ import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.model.observability.TraceContext;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
 import io.gpupipe.worker.InferenceRunner.Inference;

@@ -4,7 +4,7 @@ import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.consumption.CallBatching;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.gpupipe.worker;
 
 import io.gpupipe.adapters.aws.AwsFailures;
 import io.gpupipe.jobs.port.StoreUnavailableException;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;

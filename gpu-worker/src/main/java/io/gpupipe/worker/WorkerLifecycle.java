@@ -8,7 +8,7 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.TierCatalogue;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;

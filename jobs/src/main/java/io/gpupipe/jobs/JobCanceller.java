@@ -9,7 +9,7 @@ import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
 import io.gpupipe.model.owner.JobKey;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;

@@ -16,7 +16,7 @@ import io.gpupipe.model.JobView;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Clock;
 import java.util.ArrayList;

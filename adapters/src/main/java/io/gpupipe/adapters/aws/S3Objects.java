@@ -3,7 +3,7 @@ package io.gpupipe.adapters.aws;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.jobs.port.StoreRetries;
 import io.gpupipe.model.S3Uris;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.io.InputStream;
 import java.net.URL;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.notify.CallbackTargetPolicy;
 import io.gpupipe.model.notify.HostResolver;
 import io.gpupipe.model.notify.LegacyCallbackSignature;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -2,7 +2,7 @@ package io.gpupipe.jobs.port;
 
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Collection;

@@ -6,7 +6,7 @@ import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.UnfinishedLedger;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;

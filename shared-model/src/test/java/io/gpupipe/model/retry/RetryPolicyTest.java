@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.retry.RetryPolicy.Jitter;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -8,7 +8,7 @@ import io.gpupipe.localstack.sam.SamTemplate;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.batch.BatchLayout;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.retry.Retry;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
