@@ -3,6 +3,7 @@ package io.gpupipe.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpupipe.adapters.aws.AwsFailures;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.retry.RetryPolicy;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,8 +35,10 @@ class ResultWritesTest {
         };
     }
 
+    /** What the store's adapter throws once S3 answered {@code status} (S3Objects.unavailable). */
     private static StoreUnavailableException s3Answered(int status) {
-        return new StoreUnavailableException("cannot write", S3Exception.builder().statusCode(status).build());
+        S3Exception answer = (S3Exception) S3Exception.builder().statusCode(status).build();
+        return new StoreUnavailableException("cannot write", answer, AwsFailures.isRetryable(answer));
     }
 
     @Test
