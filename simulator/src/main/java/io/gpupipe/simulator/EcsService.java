@@ -91,10 +91,7 @@ final class EcsService {
         List<Task> serving = tasks.stream().filter(t -> t.state == Task.State.POLLING).toList();
         double busy = 0;
         for (Task task : serving) {
-            double seconds = task.busySeconds + (Double.isNaN(task.busySince) ? 0 : now - task.busySince);
-            busy += Math.min(period, seconds);
-            task.busySeconds = 0;
-            task.busySince = Double.isNaN(task.busySince) ? Double.NaN : now;
+            busy += task.readBusySeconds(now, period);
         }
         return serving.isEmpty() ? Double.NaN : 100 * busy / (period * serving.size());
     }
@@ -106,9 +103,9 @@ final class EcsService {
                 .min(Comparator.comparingInt(t -> t.running.size())).orElse(null);
     }
 
-    /** A task's last job finished: a draining task stops and frees its instance. */
-    void emptied(Task task) {
-        if (task.state == Task.State.DRAINING) {
+    /** A task's job finished: a draining task without jobs left stops and frees its instance. */
+    void finished(Task task) {
+        if (task.running.isEmpty() && task.state == Task.State.DRAINING) {
             stopped(task);
             fleet.release(task.instance);
         }

@@ -218,25 +218,16 @@ final class TierSimulation {
             double now = clock.now();
             Task.Running running = new Task.Running(index, job, now + seconds);
             gpuRuns++;
-            if (task.running.isEmpty()) {
-                task.busySince = now;
-            }
-            task.running.add(running);
+            task.take(running, now);
             clock.schedule(running.end(), () -> finish(task, running));
         }
     }
 
     private void finish(Task task, Task.Running running) {
-        if (!task.running.remove(running)) {
-            return;
+        if (task.finish(running, clock.now())) {
+            resultAt[running.index()] = clock.now();
+            service.finished(task);
+            dispatch();
         }
-        double now = clock.now();
-        resultAt[running.index()] = now;
-        if (task.running.isEmpty()) {
-            task.busySeconds += now - task.busySince;
-            task.busySince = Double.NaN;
-            service.emptied(task);
-        }
-        dispatch();
     }
 }
