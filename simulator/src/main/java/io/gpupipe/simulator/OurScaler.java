@@ -48,8 +48,8 @@ final class OurScaler implements Scaler {
     /** The scaling function run by the router's wake: the same decision as a scheduled run, at once. */
     @Override
     public int wakeTasks() {
-        int minimum = warm.map(w -> w.minimumAt(sim.trace.start().plusSeconds((long) sim.now))).orElse(0);
-        ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired,
+        int minimum = warm.map(w -> w.minimumAt(sim.trace.start().plusSeconds((long) sim.now()))).orElse(0);
+        ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired(),
                 OptionalDouble.empty());
         return ScalingPolicy.decide(inputs, targets, minimum).desiredTasks();
     }
@@ -60,10 +60,10 @@ final class OurScaler implements Scaler {
         sim.setMinCapacity(minimum);
         evaluateAlarms(t);
         double gpu = sim.gpuUtilizationPercent(sim.platform.metricPeriodSeconds());
-        ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired,
+        ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired(),
                 Double.isNaN(gpu) ? OptionalDouble.empty() : OptionalDouble.of(gpu));
         int wanted = ScalingPolicy.decide(inputs, targets, minimum).desiredTasks();
-        datapoints.add(new Datapoint(t, wanted, sim.desired, sim.sentThisPeriod()));
+        datapoints.add(new Datapoint(t, wanted, sim.desired(), sim.sentThisPeriod()));
         if (datapoints.size() > 32) {
             datapoints.remove(0);
         }
@@ -80,12 +80,12 @@ final class OurScaler implements Scaler {
         Datapoint latest = datapoints.get(seen - 1);
         int add = ladder.scaleOutAdjustment(latest.gap());
         if (add > 0 && t >= outCooldownUntil) {
-            sim.setDesired(sim.desired + add);
+            sim.setDesired(sim.desired() + add);
             outCooldownUntil = t + ladder.scaleOutCooldown().toSeconds();
             return;
         }
         if (last(seen, ladder.idleMinutes()).stream().allMatch(d -> ScalingLadder.isIdleMinute(d.wanted(), d.sent()))
-                && seen >= ladder.idleMinutes() && sim.desired > 0) {
+                && seen >= ladder.idleMinutes() && sim.desired() > 0) {
             sim.setDesired(0);
             return;
         }
@@ -93,7 +93,7 @@ final class OurScaler implements Scaler {
                 && last(seen, ladder.scaleInMinutes()).stream()
                         .allMatch(d -> ScalingLadder.scaleInGap(d.wanted(), d.current())
                                 <= ScalingLadder.SCALE_IN_THRESHOLD)) {
-            sim.setDesired(sim.desired + ladder.scaleInAdjustment());
+            sim.setDesired(sim.desired() + ladder.scaleInAdjustment());
             inCooldownUntil = t + ladder.scaleInAfter().toSeconds();
         }
     }

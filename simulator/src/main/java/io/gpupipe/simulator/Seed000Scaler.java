@@ -28,11 +28,11 @@ final class Seed000Scaler implements Scaler {
         if (seen.isEmpty()) {
             return;
         }
-        if (seen.get(seen.size() - 1)[1] >= 1 && sim.desired < 1) {
+        if (seen.get(seen.size() - 1)[1] >= 1 && sim.desired() < 1) {
             sim.setDesired(1);
         }
         int idle = sim.platform.seed000IdleMinutes();
-        if (seen.size() >= idle && sim.desired > 0
+        if (seen.size() >= idle && sim.desired() > 0
                 && seen.subList(seen.size() - idle, seen.size()).stream().allMatch(d -> d[1] == 0)) {
             sim.setDesired(0);
         }

@@ -28,11 +28,11 @@ final class Seed001Scaler implements Scaler {
                 .filter(d -> d[0] <= t - sim.platform.alarmDelaySeconds()).toList();
         if (!seen.isEmpty()) {
             if (seen.get(seen.size() - 1)[1] > THRESHOLD && t >= outCooldownUntil) {
-                sim.setDesired(sim.desired + 1);
+                sim.setDesired(sim.desired() + 1);
                 outCooldownUntil = t + SCALE_OUT_COOLDOWN;
             }
             int n = sim.platform.seed001ScaleInMinutes();
-            if (seen.size() >= n && sim.desired > 0
+            if (seen.size() >= n && sim.desired() > 0
                     && seen.subList(seen.size() - n, seen.size()).stream().allMatch(d -> d[1] < THRESHOLD)) {
                 sim.setDesired(0);
             }
