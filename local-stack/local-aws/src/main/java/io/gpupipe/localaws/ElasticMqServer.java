@@ -26,11 +26,11 @@ final class ElasticMqServer implements AutoCloseable {
     }
 
     /** Starts on {@code host} and waits until it answers; clients reach it as {@code advertisedHost}. */
-    static ElasticMqServer start(String host, String advertisedHost, ServicePorts ports) {
+    static ElasticMqServer start(String host, String advertisedHost, ServicePorts ports, String region) {
         SQSRestServer server = SQSRestServerBuilder.withInterface(host)
                 .withPort(ports.emulatorPort())
                 .withServerAddress(new NodeAddress("http", advertisedHost, ports.clientPort(), ""))
-                .withAWSRegion(LocalAws.REGION)
+                .withAWSRegion(region)
                 .start();
         server.waitUntilStarted();
         return new ElasticMqServer(server, URI.create("http://" + advertisedHost + ":" + ports.clientPort()));

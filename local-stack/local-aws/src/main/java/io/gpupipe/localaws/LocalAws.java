@@ -37,16 +37,13 @@ public final class LocalAws implements AutoCloseable {
     public static final String DEFAULT_TEXT_QUEUE = queueOf(TierCatalogue.bundled().defaultTier(Task.GENERATE));
     /** The queue of the bundled catalogue's escalation tier (where long text jobs go). */
     public static final String ESCALATION_QUEUE = queueOf(TierCatalogue.bundled().escalationTier());
-    public static final String DLQ = "gpupipe-dlq";
-    /** The result notifier's delayed callback redeliveries. */
-    public static final String CALLBACK_RETRY_QUEUE = "gpupipe-callback-retry";
-    /** The batch function's steps (plan, chunks, cancel, finalize), and where those it keeps failing on go. */
-    public static final String BATCH_QUEUE = "gpupipe-batch";
-    public static final String BATCH_DLQ = "gpupipe-batch-dlq";
-    /** Deliveries of a batch step before it is dead-lettered (the template's BatchQueue redrive). */
-    public static final int BATCH_MAX_RECEIVE_COUNT = 5;
-    /** Above the longest local chunk invocation, so a slow chunk is not handed out twice. */
-    public static final int BATCH_VISIBILITY_SECONDS = 180;
+    // the queue names and batch redrive settings, as LocalQueues creates them
+    public static final String DLQ = LocalQueues.DLQ;
+    public static final String CALLBACK_RETRY_QUEUE = LocalQueues.CALLBACK_RETRY_QUEUE;
+    public static final String BATCH_QUEUE = LocalQueues.BATCH_QUEUE;
+    public static final String BATCH_DLQ = LocalQueues.BATCH_DLQ;
+    public static final int BATCH_MAX_RECEIVE_COUNT = LocalQueues.BATCH_MAX_RECEIVE_COUNT;
+    public static final int BATCH_VISIBILITY_SECONDS = LocalQueues.BATCH_VISIBILITY_SECONDS;
     public static final String BUCKET = "gpupipe-results";
 
     private final LocalAwsOptions options;
@@ -78,12 +75,13 @@ public final class LocalAws implements AutoCloseable {
     public static LocalAws start(LocalAwsOptions options) {
         // with added latency, clients reach each emulator through a LatencyProxy on the client port
         ServicePorts sqsPorts = ServicePorts.plan("sqs", options.sqsPort(), options.latency().sqs());
-        ElasticMqServer sqs = ElasticMqServer.start(options.host(), options.advertisedHost(), sqsPorts);
+        ElasticMqServer sqs = ElasticMqServer.start(options.host(), options.advertisedHost(), sqsPorts, REGION);
         ServicePorts s3Ports = ServicePorts.plan("s3", options.s3Port(), options.latency().s3());
         S3ProxyServer s3;
         LatencyProxies proxies;
         try {
-            s3 = S3ProxyServer.start(options.host(), s3Ports.emulatorPort(), options.dataDir());
+            s3 = S3ProxyServer.start(options.host(), s3Ports.emulatorPort(), options.dataDir(),
+                    ACCESS_KEY, SECRET_KEY);
         } catch (RuntimeException e) {
             sqs.close();
             throw e;

@@ -27,13 +27,16 @@ final class S3ProxyServer implements AutoCloseable {
         this.store = store;
     }
 
-    /** Starts on {@code host}:{@code port} and waits until it is up; {@code dataDir} null keeps objects in memory. */
-    static S3ProxyServer start(String host, int port, Path dataDir) {
+    /**
+     * Starts on {@code host}:{@code port}, accepting requests signed with the given key, and waits until it is up;
+     * {@code dataDir} null keeps objects in memory.
+     */
+    static S3ProxyServer start(String host, int port, Path dataDir, String accessKey, String secretKey) {
         NotifyingBlobStore store = new NotifyingBlobStore(blobStore(dataDir));
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(store)
                 .endpoint(URI.create("http://" + host + ":" + port))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, LocalAws.ACCESS_KEY, LocalAws.SECRET_KEY)
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
                 .build();
         WholeBodyReads.install(proxy);
         AtomicObjectWrites.install(proxy);
