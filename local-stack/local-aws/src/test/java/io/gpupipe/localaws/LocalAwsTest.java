@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
@@ -112,5 +114,26 @@ class LocalAwsTest {
                     .waitTimeSeconds(3)).messages();
             assertThat(dead).extracting(Message::body).containsExactly("poison");
         }
+    }
+
+    @Test
+    void start_shouldKeepTheBucketsObjects_whenStartedAgainOnTheSameDataDirectory(@TempDir Path data) {
+        // given a stack that wrote an object to disk (the launcher's --data)
+        try (LocalAws first = LocalAws.start(LocalAwsOptions.defaults().withDataDir(data));
+             S3Client s3 = first.newS3Client()) {
+            s3.putObject(b -> b.bucket(LocalAws.BUCKET).key("results/kept.json"), RequestBody.fromString("{}"));
+        }
+        // when a new one starts there (the bucket exists already), then it serves that object
+        try (LocalAws second = LocalAws.start(LocalAwsOptions.defaults().withDataDir(data));
+             S3Client s3 = second.newS3Client()) {
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key("results/kept.json")).asUtf8String())
+                    .isEqualTo("{}");
+        }
+    }
+
+    @Test
+    void queueUrl_shouldNameTheQueue_whenNoneHasThatName() {
+        assertThatThrownBy(() -> aws.queueUrl("gpupipe-no-such-queue"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gpupipe-no-such-queue");
     }
 }
