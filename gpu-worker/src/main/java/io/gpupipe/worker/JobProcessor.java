@@ -35,8 +35,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The per-message rules: validate; skip jobs already done, cancelled or expired without touching the model; mark
- * running (conditionally, so a cancel that lands after the read wins); infer; write the result create-only (WAV
- * first, then the JSON naming it); decide what failures mean. The two look-ups before inference run in parallel, so
+ * running ({@link MarkerClaim}: conditionally, so a cancel that lands after the read wins); infer; write the result
+ * create-only ({@link ResultRecorder}: WAV first, then the JSON naming it); decide what failures mean. The two look-ups before inference run in parallel, so
  * bookkeeping adds two S3 round trips before inference instead of three. The running write is not overlapped with
  * inference any more: a cancel it loses to must stop the job before the model is called.
  */
@@ -59,21 +59,21 @@ final class JobProcessor {
 
     JobProcessor(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend, JobEvents events,
                  Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache, Tracer tracer) {
-        this.io = io;
-        this.cache = cache;
-        this.spans = new JobSpans(tracer);
-        this.claims = new MarkerClaim(store, settings.tier(), settings.taskArn(), settings.retries().markerChanges(),
-                clock);
-        this.results = new ResultRecorder(settings, store, spans, clock);
         this.settings = settings;
         this.store = store;
         this.backend = backend;
-        this.runner = new InferenceRunner(backend, settings.modelTimeout(), settings.maxCalls(),
-                settings.callBackoff(), clock, random, tracer);
-        this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
         this.events = events;
         this.clock = clock;
         this.random = random;
+        this.io = io;
+        this.cache = cache;
+        this.spans = new JobSpans(tracer);
+        this.runner = new InferenceRunner(backend, settings.modelTimeout(), settings.maxCalls(),
+                settings.callBackoff(), clock, random, tracer);
+        this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
+        this.claims = new MarkerClaim(store, settings.tier(), settings.taskArn(), settings.retries().markerChanges(),
+                clock);
+        this.results = new ResultRecorder(settings, store, spans, clock);
     }
 
     /**

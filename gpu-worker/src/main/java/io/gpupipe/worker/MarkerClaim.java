@@ -6,7 +6,6 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.retry.RetryPolicy;
-import io.gpupipe.model.retry.Retry;
 import io.gpupipe.model.Tier;
 import java.time.Clock;
 import java.time.Instant;
@@ -47,7 +46,7 @@ final class MarkerClaim {
     /** Marks {@code job} running over {@code read}; {@code startedAt} dates the queued marker written when none was. */
     Outcome claim(InferenceJob job, MarkerSnapshot read, Instant startedAt) {
         MarkerSnapshot expected = read;
-        Retry retry = markerChanges.start();
+        var retry = markerChanges.start();
         do {
             JobState running = expected.state()
                     .orElseGet(() -> JobState.queued(job, tier, startedAt))
