@@ -15,18 +15,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
  * Long-polls the tier queue for as many messages as the window has free slots, runs each job on its own thread
- * (so the model server can batch them), and settles each message exactly once: deletes go out in batches, releases
- * at once. A receive waits for more free slots while they keep coming, and briefly after emptying the queue, so that
- * one call carries several messages ({@link CallBatching}). {@link #drain} stops receiving
- * at once, lets running jobs finish within the grace, releases the rest with visibility 0, and returns only after the
- * long poll in progress has ended and whatever it brought is released too.
+ * (so the model server can batch them), and settles each message exactly once ({@link MessageSettler}): deletes go
+ * out in batches, releases at once. A receive waits for more free slots while they keep coming, and briefly after
+ * emptying the queue, so that one call carries several messages ({@link CallBatching}). {@link #drain} stops
+ * receiving at once, lets running jobs finish within the grace, releases the rest with visibility 0, and returns only
+ * after the long poll in progress has ended and whatever it brought is released too.
  */
 final class QueueConsumer {
     private static final Logger LOG = Logger.getLogger(QueueConsumer.class);
@@ -38,15 +37,12 @@ final class QueueConsumer {
 
     private final TierQueue queue;
     private final Function<InFlightMessage, Disposition> processor;
-    private final LastReceiveFailures lastReceive;
-    private final DeleteBatcher deletes;
-    private final AtomicInteger released = new AtomicInteger();
+    private final MessageSettler settler;
     private final ConsumptionWindow window;
     private final WorkerSettings settings;
     private final ExecutorService jobs;
     private final Clock clock;
     private final Set<InFlightMessage> inFlight = ConcurrentHashMap.newKeySet();
-    private final ReentrantLock visibilityLock = new ReentrantLock();
     private final Thread poller;
     private volatile boolean stopping;
     private volatile Throwable pollerFailure;
@@ -55,9 +51,9 @@ final class QueueConsumer {
                   ConsumptionWindow window, WorkerSettings settings, ExecutorService jobs, Clock clock) {
         this.queue = queue;
         this.processor = processor;
-        this.lastReceive = lastReceive;
-        this.deletes = new DeleteBatcher(queue, "gpupipe-deletes-" + settings.tier().wireName(),
-                BATCHING.deleteLinger(settings.visibilityTimeout()), settings.retries().deletes());
+        this.settler = new MessageSettler(queue, lastReceive, new DeleteBatcher(queue,
+                "gpupipe-deletes-" + settings.tier().wireName(), BATCHING.deleteLinger(settings.visibilityTimeout()),
+                settings.retries().deletes()));
         this.window = window;
         this.settings = settings;
         this.jobs = jobs;
@@ -71,7 +67,7 @@ final class QueueConsumer {
     }
 
     ReentrantLock visibilityLock() {
-        return visibilityLock;
+        return settler.visibilityLock();
     }
 
     void start() {
@@ -172,7 +168,7 @@ final class QueueConsumer {
         }
         inFlight.addAll(messages);
         if (stopping) { // received by a long poll that began before the drain: straight back to the queue
-            abandonAndRelease(messages);
+            settler.abandonAndRelease(messages);
             messages.forEach(this::finished);
             return;
         }
@@ -180,7 +176,7 @@ final class QueueConsumer {
             try {
                 jobs.execute(() -> runJob(message));
             } catch (RejectedExecutionException e) {
-                abandonAndRelease(List.of(message));
+                settler.abandonAndRelease(List.of(message));
                 finished(message);
             }
         }
@@ -192,14 +188,14 @@ final class QueueConsumer {
             if (message.isAbandoned()) {
                 return; // the drain released it before its job began
             }
-            settle(message, processor.apply(message));
+            settler.settle(message, processor.apply(message));
         } catch (Throwable t) {
             if (message.isAbandoned()) {
                 LOG.debugf("job of message %s stopped by drain: %s", message.message().messageId(), t);
             } else {
                 LOG.errorf(t, "unexpected failure on message %s; it returns to the queue",
                         message.message().messageId());
-                settle(message, Disposition.release(settings.requeueBackoff().delay(
+                settler.settle(message, Disposition.release(settings.requeueBackoff().delay(
                         Math.max(1, message.message().receiveCount()), Math::random), ErrorCodes.WORKER_ERROR,
                         "the worker failed unexpectedly: " + t));
             }
@@ -216,35 +212,6 @@ final class QueueConsumer {
         }
     }
 
-    private void settle(InFlightMessage message, Disposition disposition) {
-        if (!message.trySettle()) {
-            return; // drain already released it
-        }
-        Thread.interrupted(); // a stray interrupt must not abort the one call that settles the message
-        try {
-            if (disposition instanceof Disposition.Release release) {
-                Duration delay = release.delay();
-                if (lastReceive.isLastReceive(message.message())) {
-                    if (!release.resultWritten()) {
-                        lastReceive.writeFailed(message, release.code(), release.why());
-                    }
-                    delay = Duration.ZERO; // the redrive policy moves it to the DLQ on the next receive
-                }
-                visibilityLock.lock();
-                try {
-                    queue.changeVisibility(message.message(), delay);
-                } finally {
-                    visibilityLock.unlock();
-                }
-            } else {
-                deletes.delete(message.message());
-            }
-        } catch (RuntimeException e) {
-            LOG.warnf("could not settle message %s (%s); it becomes visible again when its visibility lapses",
-                    message.message().messageId(), e.getMessage());
-        }
-    }
-
     /**
      * Stops receiving, waits up to {@code grace} for running jobs, releases what is left, and waits for the receive
      * in progress (a long poll that began before the drain) to return, so that nothing it brings stays invisible once
@@ -258,7 +225,7 @@ final class QueueConsumer {
         while (!inFlight.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        int releasedInFlight = abandonAndRelease(new ArrayList<>(inFlight));
+        int releasedInFlight = settler.abandonAndRelease(new ArrayList<>(inFlight));
         jobs.shutdown();
         long receiveDeadline = start + settings.waitTime().plus(RECEIVE_MARGIN).toNanos();
         poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(receiveDeadline - System.nanoTime())));
@@ -267,36 +234,8 @@ final class QueueConsumer {
                     + "visibility lapses", queue.queueUrl());
         }
         jobs.awaitTermination(1, TimeUnit.SECONDS);
-        deletes.close();
+        settler.close();
         int finished = Math.max(0, atStart - releasedInFlight);
-        return new DrainReport(finished, released.get(), Duration.ofNanos(System.nanoTime() - start).toMillis());
-    }
-
-    private int abandonAndRelease(List<InFlightMessage> messages) {
-        List<QueueMessage> toRelease = new ArrayList<>();
-        for (InFlightMessage message : messages) {
-            if (message.abandon()) {
-                toRelease.add(message.message());
-                if (lastReceive.isLastReceive(message.message())) {
-                    lastReceive.writeFailed(message, ErrorCodes.WORKER_STOPPED,
-                            "the worker shut down before the job could finish on its last delivery");
-                }
-            }
-        }
-        if (toRelease.isEmpty()) {
-            return 0;
-        }
-        released.addAndGet(toRelease.size());
-        visibilityLock.lock();
-        try {
-            List<QueueMessage> failed = queue.changeVisibility(toRelease, Duration.ZERO);
-            failed.forEach(m -> LOG.warnf("could not release message %s; visible again when its visibility lapses",
-                    m.messageId()));
-        } catch (RuntimeException e) {
-            LOG.warnf("could not release %d message(s): %s", toRelease.size(), e.getMessage());
-        } finally {
-            visibilityLock.unlock();
-        }
-        return toRelease.size();
+        return new DrainReport(finished, settler.released(), Duration.ofNanos(System.nanoTime() - start).toMillis());
     }
 }

@@ -37,7 +37,7 @@ public final class StdoutJobEvents implements JobEvents {
     @Override
     public void emit(JobEvent event) {
         Instant now = clock.instant();
-        // emitted on the job's thread, whose MDC names the job's trace (JobProcessor)
+        // emitted on the job's thread, whose MDC names the job's trace (JobLogContext)
         Object traceId = MDC.get(LogFields.TRACE_ID);
         String log = logLine(event, now, traceId == null ? null : traceId.toString());
         String emf = emfLine(event, now, namespace);

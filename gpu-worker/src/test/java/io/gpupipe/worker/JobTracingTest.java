@@ -108,13 +108,13 @@ class JobTracingTest {
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         List<SpanData> trace = awaitTrace(ROUTER.traceId(), 6);
-        SpanData job = named(trace, JobProcessor.JOB_SPAN).get(0);
+        SpanData job = named(trace, JobSpans.JOB_SPAN).get(0);
         assertThat(job.getParentSpanId()).isEqualTo(ROUTER.spanId());
         assertThat(job.getKind()).isEqualTo(SpanKind.CONSUMER);
         assertThat(job.getAttributes().get(SpanAttributes.REQUEST_ID)).isEqualTo(id);
         assertThat(job.getAttributes().get(SpanAttributes.OUTCOME)).isEqualTo("succeeded");
-        for (String step : List.of(JobProcessor.QUEUE_WAIT_SPAN, JobProcessor.MARKER_SPAN,
-                InferenceRunner.MODEL_CALL_SPAN, JobProcessor.RESULT_WRITE_SPAN)) {
+        for (String step : List.of(JobSpans.QUEUE_WAIT_SPAN, JobSpans.MARKER_SPAN,
+                InferenceRunner.MODEL_CALL_SPAN, JobSpans.RESULT_WRITE_SPAN)) {
             assertThat(named(trace, step)).as(step).isNotEmpty()
                     .allSatisfy(span -> assertThat(span.getParentSpanId()).isEqualTo(job.getSpanId()));
         }
@@ -122,7 +122,7 @@ class JobTracingTest {
         assertThat(calls).extracting(c -> c.getAttributes().get(SpanAttributes.ATTEMPT)).containsExactly(1L, 2L);
         assertThat(calls.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(calls.get(1).getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
-        SpanData queueWait = named(trace, JobProcessor.QUEUE_WAIT_SPAN).get(0);
+        SpanData queueWait = named(trace, JobSpans.QUEUE_WAIT_SPAN).get(0);
         assertThat(queueWait.getStartEpochNanos()).isLessThanOrEqualTo(job.getStartEpochNanos() + 1_000_000);
         // the result names the trace and the job span, which the notifier continues
         assertThat(result.traceId()).isEqualTo(ROUTER.traceId());
@@ -138,7 +138,7 @@ class JobTracingTest {
         pipeline.send(LocalAws.ESCALATION_QUEUE, LocalPipeline.job(id, "untraced " + id));
         JobResult result = pipeline.awaitResult(id, TIMEOUT);
         assertThat(result.traceId()).isNotNull().isNotEqualTo(ROUTER.traceId());
-        SpanData job = named(awaitTrace(result.traceId(), 5), JobProcessor.JOB_SPAN).get(0);
+        SpanData job = named(awaitTrace(result.traceId(), 5), JobSpans.JOB_SPAN).get(0);
         assertThat(job.getParentSpanContext().isValid()).isFalse();
     }
 
@@ -152,7 +152,7 @@ class JobTracingTest {
                                 .build())));
         JobResult result = pipeline.awaitResult(id, TIMEOUT);
         assertThat(result.traceId()).isEqualTo(ROUTER.traceId());
-        SpanData job = named(awaitTrace(ROUTER.traceId(), 5), JobProcessor.JOB_SPAN).stream()
+        SpanData job = named(awaitTrace(ROUTER.traceId(), 5), JobSpans.JOB_SPAN).stream()
                 .filter(s -> id.equals(s.getAttributes().get(SpanAttributes.REQUEST_ID))).findFirst().orElseThrow();
         assertThat(job.getParentSpanId()).isEqualTo(ROUTER.spanId());
     }
@@ -167,7 +167,7 @@ class JobTracingTest {
         return await("the spans of trace " + traceId).atMost(TIMEOUT).until(() -> {
             provider.forceFlush().join(5, TimeUnit.SECONDS);
             return spans.getFinishedSpanItems().stream().filter(s -> s.getTraceId().equals(traceId)).toList();
-        }, trace -> trace.size() >= atLeast && !named(trace, JobProcessor.JOB_SPAN).isEmpty());
+        }, trace -> trace.size() >= atLeast && !named(trace, JobSpans.JOB_SPAN).isEmpty());
     }
 
     private static List<SpanData> named(List<SpanData> spans, String name) {
