@@ -141,7 +141,8 @@ class SamTranslatedTemplateTest {
                 "BatchFunction", "{\"BatchSize\":1,\"EventSourceArn\":\"${BatchQueue.Arn}\","
                         + "\"FunctionResponseTypes\":[\"ReportBatchItemFailures\"],"
                         + "\"ScalingConfig\":{\"MaximumConcurrency\":10}}",
-                "ResultNotifierFunction", "{\"BatchSize\":5,\"EventSourceArn\":\"${CallbackRetryQueue.Arn}\"}");
+                "ResultNotifierFunction", "{\"BatchSize\":5,\"EventSourceArn\":\"${CallbackRetryQueue.Arn}\","
+                        + "\"ScalingConfig\":{\"MaximumConcurrency\":2}}");
 
         Map<String, String> actual = new TreeMap<>();
         for (JsonNode mapping : ofType("AWS::Lambda::EventSourceMapping").values()) {
