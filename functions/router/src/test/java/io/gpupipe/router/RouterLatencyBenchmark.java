@@ -53,7 +53,11 @@ class RouterLatencyBenchmark {
     public static class CountingCalls implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.sqs.interceptors", CallCounter.Shared.class.getName(),
+            // the interceptor lives in test-support, a jar Quarkus does not index unless told to: unindexed, the
+            // build refuses it as no ExecutionInterceptor
+            return Map.of("quarkus.index-dependency.test-support.group-id", "io.gpupipe",
+                    "quarkus.index-dependency.test-support.artifact-id", "test-support",
+                    "quarkus.sqs.interceptors", CallCounter.Shared.class.getName(),
                     "quarkus.s3.interceptors", CallCounter.Shared.class.getName(),
                     "quarkus.log.category.\"software.amazon.awssdk.request\".level",
                     System.getProperty("benchmark.sdk-log", "INFO"),
