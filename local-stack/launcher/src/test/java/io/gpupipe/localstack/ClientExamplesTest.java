@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -62,6 +63,18 @@ class ClientExamplesTest {
     void stop() {
         if (stack != null) {
             stack.close();
+        }
+    }
+
+    /**
+     * The SigV4 callers' checks ({@link SigV4Callers}) on this class's stack: they need these very options, and a
+     * stack start of their own cost about 50 s of the build's launcher tests.
+     */
+    @Nested
+    class SigV4CallerTest extends SigV4Callers {
+        @Override
+        LocalStack stack() {
+            return stack;
         }
     }
 

@@ -9,7 +9,6 @@ import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
 import io.gpupipe.localstack.apigateway.SigV4Signing;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import java.io.IOException;
@@ -17,8 +16,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,9 +23,7 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -40,39 +35,32 @@ import software.amazon.awssdk.services.s3.S3Client;
  * caller (they see each other's jobs, and a retry from the second session is a resubmission: one job, one result),
  * another role is another caller, and a bad signature, another service, another region or a stale date is refused
  * with API Gateway's 403. The stack requires a caller ({@code --require-token}), so the router takes either
- * authorizer's identity and refuses a request without one.
+ * authorizer's identity and refuses a request without one. Run as {@code ClientExamplesTest$SigV4CallerTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SigV4CallerTest {
+abstract class SigV4Callers {
     private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
 
-    private LocalStack stack;
     private LocalIamPrincipals.Principal roleASession1;
     private LocalIamPrincipals.Principal roleASession2;
     private LocalIamPrincipals.Principal roleBSession1;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    /**
+     * A started stack with {@code --require-token} and a speech worker: the stack of the class these checks are
+     * nested in ({@link ClientExamplesTest}, whose options are these), so they cost no stack start of their own.
+     */
+    abstract LocalStack stack();
+
     @BeforeAll
-    void start() throws IOException {
-        RequiredPackages.assertBuilt();
-        Path cache = Files.createTempDirectory("gpupipe-sigv4-");
-        LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
-                .withWorkers(Set.of(Tier.of("speech"))).withConsole(false).withRequireToken(true);
-        stack = StackAssembler.start(options, new Console(System.out));
-        List<LocalIamPrincipals.Principal> sessions = stack.callers().principals().all();
+    void readSessions() {
+        List<LocalIamPrincipals.Principal> sessions = stack().callers().principals().all();
         roleASession1 = sessions.get(0);
         roleASession2 = sessions.get(1);
         roleBSession1 = sessions.get(2);
         assertThat(roleASession1.roleName()).isEqualTo(roleASession2.roleName()).isNotEqualTo(roleBSession1
                 .roleName());
         assertThat(roleASession1.sessionName()).isNotEqualTo(roleASession2.sessionName());
-    }
-
-    @AfterAll
-    void stop() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test
@@ -166,8 +154,8 @@ class SigV4CallerTest {
                 new CallerIdentity.Iam(roleASession1.userArn(), null, null).owner(),
                 new CallerIdentity.Iam(roleASession2.userArn(), null, null).owner()).stream()
                 .map(owner -> JobLayout.resultKey(JobIds.stored(owner, clientId))).toList();
-        try (S3Client s3 = stack.aws().newS3Client()) {
-            return s3.listObjectsV2Paginator(b -> b.bucket(stack.aws().bucket()).prefix("results/")).contents()
+        try (S3Client s3 = stack().aws().newS3Client()) {
+            return s3.listObjectsV2Paginator(b -> b.bucket(stack().aws().bucket()).prefix("results/")).contents()
                     .stream().map(o -> o.key()).filter(candidates::contains).toList();
         }
     }
@@ -184,7 +172,7 @@ class SigV4CallerTest {
 
     /** One request signed as {@code signing} says, sent as the SDK would send it (the signed headers as signed). */
     private Reply send(SigV4Signing signing, String method, String path, String body) {
-        URI uri = stack.apiUri().resolve(path);
+        URI uri = stack().apiUri().resolve(path);
         Map<String, String> headers = body == null ? Map.of() : Map.of("Content-Type", "application/json");
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).method(method,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
