@@ -74,11 +74,16 @@ class ConditionalWritesTest {
         for (int round = 0; round < ROUNDS; round++) {
             String key = "audio/copy-" + round + ".wav";
             List<String> sources = new ArrayList<>();
+            List<Future<?>> uploads = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {
                 String source = "cache/audio/source-" + round + "-" + w + ".wav";
-                s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(source),
-                        RequestBody.fromString("source " + source));
+                // the sources side by side: uploaded one by one they were most of this test's time
+                uploads.add(pool.submit(() -> s3.putObject(b -> b.bucket(LocalAws.BUCKET).key(source),
+                        RequestBody.fromString("source " + source))));
                 sources.add(source);
+            }
+            for (Future<?> upload : uploads) {
+                upload.get();
             }
             int winners = race(writer -> s3.copyObject(b -> b.sourceBucket(LocalAws.BUCKET)
                     .sourceKey(sources.get(writer)).destinationBucket(LocalAws.BUCKET).destinationKey(key)
