@@ -50,9 +50,9 @@ class RouterLatencyBenchmark {
     private static final int CALLERS = Integer.getInteger("benchmark.callers", 1_000);
 
     /**
-     * Registers {@link CallCounter.Shared} on the SQS and S3 clients; sets the per-caller limit that
-     * {@link RouterAdmissionCostBenchmark} fills one caller to (10,020 by default: a caller of this class, with at
-     * most 15 unfinished jobs unless {@code -Dbenchmark.callers} is small, never meets it).
+     * Registers {@link CallCounter.Shared} on the SQS and S3 clients; sets the per-caller limit
+     * {@link RouterAdmissionCostBenchmark} fills one caller under (20,000 by default: a caller of this class, even
+     * the only one with {@code -Dbenchmark.callers=1}, never meets it).
      */
     public static class CountingCalls implements QuarkusTestProfile {
         @Override
