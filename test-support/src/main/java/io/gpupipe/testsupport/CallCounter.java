@@ -24,8 +24,8 @@ import software.amazon.awssdk.http.SdkHttpRequest;
  * Counts AWS SDK API calls ({@code Service.Operation}), HTTP attempts, retries and responses, and times each call
  * from the SDK's first hook to its last (marshalling, signing, the server and unmarshalling), and counts the bytes
  * each HTTP attempt moves (request line, headers and body sent; status line, headers and body read): an SDK
- * execution interceptor. A test adds an instance to the clients it builds; where a framework builds the interceptor from its
- * class name (Quarkus's {@code quarkus.sqs.interceptors}), {@link Shared} records into {@link #SHARED}.
+ * execution interceptor. A test adds an instance to the clients it builds; where a framework builds the interceptor
+ * from its class name (Quarkus's {@code quarkus.sqs.interceptors}), {@link Shared} records into {@link #SHARED}.
  */
 public class CallCounter implements ExecutionInterceptor {
     /** What every {@link Shared} interceptor records into. */

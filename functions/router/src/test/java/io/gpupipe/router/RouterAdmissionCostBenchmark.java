@@ -55,8 +55,8 @@ class RouterAdmissionCostBenchmark {
                 OneCallerRounds.Round round = caller.round(ADMISSIONS);
                 rounds.add(round);
                 rows.add(String.format("  %,10d | %,12.0f (%,.0f sent, %,.0f received) | %5.2f | %6.2f | %6.2f | %s "
-                        + "| %s; filled %,d in %.1f s (%s)", point, round.bytesEach(), round.sent() / (double) ADMISSIONS,
-                        round.received() / (double) ADMISSIONS, round.callsEach(), round.p(50), round.p(99),
+                        + "| %s; filled %,d in %.1f s (%s)", point, round.bytesEach(),
+                        round.sent() / (double) ADMISSIONS, round.received() / (double) ADMISSIONS, round.callsEach(), round.p(50), round.p(99),
                         round.callsByOperation(), round.statuses(), point - unfinished, fillSeconds, fillAnswers));
                 unfinished = point + ADMISSIONS;
             }

@@ -3,7 +3,10 @@ package io.gpupipe.router;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import java.util.Map;
 
-/** API Gateway v2 events as the Lambda runtime hands them to the router, from a caller API Gateway's JWT authorizer named. */
+/**
+ * API Gateway v2 events as the Lambda runtime hands them to the router, each from a caller as API Gateway's JWT
+ * authorizer names it.
+ */
 final class RouterEvents {
     private RouterEvents() {
     }

@@ -49,8 +49,8 @@ class RouterRefusalBenchmark {
             double fillSeconds = (System.nanoTime() - started) / 1e9;
             OneCallerRounds.Round refused = caller.round(REFUSALS);
 
-            console.printf("%n=== Router benchmark: a caller at its limit (%,d unfinished) submitting more, %d requests "
-                    + "one at a time (load average %.1f) ===%n", LIMIT, REFUSALS,
+            console.printf("%n=== Router benchmark: a caller at its limit (%,d unfinished) submitting more, %d "
+                    + "requests one at a time (load average %.1f) ===%n", LIMIT, REFUSALS,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             console.printf("  filled in %.1f s: %s (503s retried)%n", fillSeconds, fillAnswers);
             console.printf("  answers %s, each 429 with Retry-After: %s%n", refused.statuses(),
