@@ -1,9 +1,13 @@
 package io.gpupipe.testsupport;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -12,12 +16,16 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpHeaders;
+import software.amazon.awssdk.http.SdkHttpRequest;
 
 /**
  * Counts AWS SDK API calls ({@code Service.Operation}), HTTP attempts, retries and responses, and times each call
- * from the SDK's first hook to its last (marshalling, signing, the server and unmarshalling): an SDK execution
- * interceptor. A test adds an instance to the clients it builds; where a framework builds the interceptor from its
- * class name (Quarkus's {@code quarkus.sqs.interceptors}), {@link Shared} records into {@link #SHARED}.
+ * from the SDK's first hook to its last (marshalling, signing, the server and unmarshalling), and counts the bytes
+ * each HTTP attempt moves (request line, headers and body sent; status line, headers and body read): an SDK
+ * execution interceptor. A test adds an instance to the clients it builds; where a framework builds the interceptor
+ * from its class name (Quarkus's {@code quarkus.sqs.interceptors}), {@link Shared} records into {@link #SHARED}.
  */
 public class CallCounter implements ExecutionInterceptor {
     /** What every {@link Shared} interceptor records into. */
@@ -31,6 +39,8 @@ public class CallCounter implements ExecutionInterceptor {
     private final LongAdder allCallNanos = new LongAdder();
     private final LongAdder attempts = new LongAdder();
     private final LongAdder retries = new LongAdder();
+    private final LongAdder requestBytes = new LongAdder();
+    private final LongAdder responseBytes = new LongAdder();
 
     /**
      * The interceptor to name in configuration: a framework builds one per client from the class name, and each
@@ -62,6 +72,33 @@ public class CallCounter implements ExecutionInterceptor {
                 .isPresent()) {
             tally().retries.increment();
         }
+        tally().requestBytes.add(requestBytes(context.httpRequest(), context.requestBody()));
+    }
+
+    /** Counts the response body as the SDK reads it: not every response says its length. */
+    @Override
+    public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
+                                                           ExecutionAttributes attributes) {
+        LongAdder bytes = tally().responseBytes;
+        return context.responseBody().map(body -> new FilterInputStream(body) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    bytes.increment();
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                int n = super.read(buffer, offset, length);
+                if (n > 0) {
+                    bytes.add(n);
+                }
+                return n;
+            }
+        });
     }
 
     @Override
@@ -69,6 +106,27 @@ public class CallCounter implements ExecutionInterceptor {
         String name = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME) + " "
                 + context.httpResponse().statusCode();
         tally().responses.computeIfAbsent(name, k -> new LongAdder()).increment();
+        tally().responseBytes.add("HTTP/1.1 200 OK\r\n".length() + headerBytes(context.httpResponse()));
+    }
+
+    /** HTTP/1.1 as sent: request line, headers (the client adds {@code Host}), blank line, body. */
+    private static long requestBytes(SdkHttpRequest request, Optional<RequestBody> body) {
+        long line = request.method().name().length() + 1 + request.encodedPath().length()
+                + request.encodedQueryParameters().map(q -> 1 + q.length()).orElse(0) + " HTTP/1.1\r\n".length();
+        long host = "Host: \r\n".length() + request.host().length();
+        long length = request.firstMatchingHeader("Content-Length").map(Long::parseLong)
+                .or(() -> body.flatMap(RequestBody::optionalContentLength)).orElse(0L);
+        return line + host + headerBytes(request) + length;
+    }
+
+    private static long headerBytes(SdkHttpHeaders headers) {
+        long bytes = 2; // the blank line ending the headers
+        for (Map.Entry<String, List<String>> header : headers.headers().entrySet()) {
+            for (String value : header.getValue()) {
+                bytes += header.getKey().length() + ": \r\n".length() + value.length();
+            }
+        }
+        return bytes;
     }
 
     @Override
@@ -117,6 +175,16 @@ public class CallCounter implements ExecutionInterceptor {
         return snapshot;
     }
 
+    /** Bytes sent over HTTP since the last reset: request lines, headers and bodies of every attempt. */
+    public long requestBytes() {
+        return requestBytes.sum();
+    }
+
+    /** Bytes received over HTTP since the last reset: status lines, headers and the bodies the SDK read. */
+    public long responseBytes() {
+        return responseBytes.sum();
+    }
+
     public long attempts() {
         return attempts.sum();
     }
@@ -149,5 +217,7 @@ public class CallCounter implements ExecutionInterceptor {
         allCallNanos.reset();
         attempts.reset();
         retries.reset();
+        requestBytes.reset();
+        responseBytes.reset();
     }
 }

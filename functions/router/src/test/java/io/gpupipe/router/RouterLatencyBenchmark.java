@@ -49,7 +49,11 @@ class RouterLatencyBenchmark {
      */
     private static final int CALLERS = Integer.getInteger("benchmark.callers", 1_000);
 
-    /** Registers {@link CallCounter.Shared} on the SQS and S3 clients. */
+    /**
+     * Registers {@link CallCounter.Shared} on the SQS and S3 clients; sets the per-caller limit
+     * {@link RouterAdmissionCostBenchmark} fills one caller under (20,000 by default: a caller of this class, even
+     * the only one with {@code -Dbenchmark.callers=1}, never meets it).
+     */
     public static class CountingCalls implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -59,6 +63,7 @@ class RouterLatencyBenchmark {
                     "quarkus.index-dependency.test-support.artifact-id", "test-support",
                     "quarkus.sqs.interceptors", CallCounter.Shared.class.getName(),
                     "quarkus.s3.interceptors", CallCounter.Shared.class.getName(),
+                    "gpupipe.router.quota.max-unfinished-jobs", Integer.toString(RouterAdmissionCostBenchmark.LIMIT),
                     "quarkus.log.category.\"software.amazon.awssdk.request\".level",
                     System.getProperty("benchmark.sdk-log", "INFO"),
                     "quarkus.log.category.\"software.amazon.awssdk.request\".min-level", "DEBUG");
@@ -171,18 +176,7 @@ class RouterLatencyBenchmark {
 
     /** The event of request {@code i}, from caller {@code i % CALLERS} as API Gateway's JWT authorizer names it. */
     private static APIGatewayV2HTTPEvent request(String method, String path, String body, int i) {
-        APIGatewayV2HTTPEvent.RequestContext.Authorizer caller = APIGatewayV2HTTPEvent.RequestContext.Authorizer
-                .builder().withJwt(APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT.builder().withClaims(Map.of(
-                        "iss", "https://idp.example.com", "sub", "caller-" + (i % CALLERS))).build()).build();
-        return APIGatewayV2HTTPEvent.builder()
-                .withVersion("2.0").withRouteKey("$default").withRawPath(path).withRawQueryString("")
-                .withHeaders(Map.of("content-type", "application/json", "host", "api.example.com",
-                        "x-forwarded-proto", "https"))
-                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withStage("$default")
-                        .withAuthorizer(caller)
-                        .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(method)
-                                .withPath(path).withSourceIp("127.0.0.1").build()).build())
-                .withBody(body).withIsBase64Encoded(false).build();
+        return RouterEvents.request(method, path, body, "caller-" + (i % CALLERS));
     }
 
     private static void report(PrintStream out, String title, Run run, Map<String, Long> calls, long attempts,
