@@ -34,7 +34,8 @@ import org.jboss.logging.MDC;
 
 /**
  * Handles each record of an S3 event on its own: reads {@code results/{id}.json}, publishes the compact
- * {@link ResultEvent} to the success or error topic, then sends it to the job's callback URL. A batch line's result
+ * {@link ResultEvent} to the success or error topic, then hands its callback to the callback queue
+ * ({@link CallbackRedeliverer}; without a queue configured, sends it here). A batch line's result
  * and a batch's terminal record ({@code batches/{id}/final.json}) go to the {@link BatchNotifier}. A record that cannot
  * be notified (missing object, not JSON, not a result key) is logged and skipped; a failing record never stops the
  * others. One structured log line per record.
@@ -160,11 +161,10 @@ public class ResultNotifier {
         }
         String messageId = deliveries.publish(record.bucket(), result.requestId(),
                 event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
+        // published first, and the callback handed to its queue: a receiver that never answers holds no slot here
         CallbackDelivery callback = result.callbackUrl() == null ? CallbackDelivery.none()
+                : redeliverer.isQueueing() ? redeliverer.handOff(record.bucket(), key, result)
                 : deliveries.callback(record.bucket(), result.requestId(), result.callbackUrl(), json);
-        if (callback.status() == CallbackDelivery.Status.FAILED) {
-            redeliverer.afterFirstFailure(record.bucket(), key, result, callback);
-        }
         return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
     }
 

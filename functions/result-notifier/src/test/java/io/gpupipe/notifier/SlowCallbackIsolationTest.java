@@ -1,0 +1,220 @@
+package io.gpupipe.notifier;
+
+import static io.gpupipe.testsupport.LambdaInvocations.sample;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localaws.InjectLocalAws;
+import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.LocalAwsTestResource;
+import io.gpupipe.localaws.standin.InjectSnsStandIn;
+import io.gpupipe.localaws.standin.SnsStandIn;
+import io.gpupipe.localaws.standin.SnsStandInResource;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.notifier.event.S3EventNotification;
+import io.gpupipe.testsupport.CallbackReceiver;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No caller's callback slows another caller's result events. Caller A's 100 results carry a callback to an address
+ * that accepts connections and never answers; caller B's results (no callback, or a fast one) must still be published
+ * as fast as without A. The notifier's reserved concurrency is modelled as a fixed pool of slots (8: the function's 10
+ * reserved executions less the callback queue's 2) that the S3 events wait for, as Lambda's asynchronous invocations
+ * wait for a free execution; every event runs the real handler against S3Proxy, ElasticMQ and the SNS stand-in.
+ *
+ * <p>Both measurements come from one run, so the machine's load weighs on both: B alone, then B while A's results
+ * arrive, then B alone again once A's events are done; B's p99 with A is held to 1.5 × its p99 without.
+ */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+@WithTestResource(value = SnsStandInResource.class, initArgs = {
+        @ResourceArg(name = "gpupipe.notifier.success-topic-arn", value = ResultNotifierHandlerTest.SUCCESS_TOPIC),
+        @ResourceArg(name = "gpupipe.notifier.error-topic-arn", value = ResultNotifierHandlerTest.ERROR_TOPIC)})
+class SlowCallbackIsolationTest {
+    private static final int SLOTS = 8;
+    private static final int A_RESULTS = 100;
+    /** B's results per phase, one every {@link #B_EVERY}: p99 of 50 is their 50th, so one outlier can fail. */
+    private static final int B_ALONE = 50;
+    private static final int B_WITH_A = 100;
+    private static final Duration B_EVERY = Duration.ofMillis(100);
+    /** A's 100 results arrive over the loaded phase's 10 s, as its jobs finish. */
+    private static final Duration A_EVERY = Duration.ofMillis(100);
+    /**
+     * Today's notifier holds a slot for every attempt at A's silent receiver (3 × 2 s in the test profile), so on old
+     * code A's events and the B events behind them take minutes to drain: the waits allow for that, not for load.
+     */
+    private static final Duration DRAIN = Duration.ofMinutes(5);
+    private static final Owner CALLER_A = new Owner(Owner.HASH_PREFIX + "a".repeat(64));
+    private static final Owner CALLER_B = new Owner(Owner.HASH_PREFIX + "b".repeat(64));
+
+    @InjectLocalAws
+    LocalAws aws;
+
+    @InjectSnsStandIn
+    SnsStandIn sns;
+
+    @Inject
+    ResultNotifierHandler handler;
+
+    private LoopbackListener silent;
+    private CallbackReceiver fast;
+    private ExecutorService slots;
+    private ScheduledExecutorService arrivals;
+    private final Map<String, Long> publishedAt = new ConcurrentHashMap<>();
+    private final AtomicInteger handled = new AtomicInteger();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        ResultNotifierHandlerTest.forgetDeliveries(aws);
+        sns.reset();
+        sns.onPublish(p -> publishedAt.put(storedIdOf(p), System.nanoTime()));
+        silent = new LoopbackListener();
+        fast = new CallbackReceiver();
+        slots = Executors.newFixedThreadPool(SLOTS);
+        arrivals = Executors.newSingleThreadScheduledExecutor();
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        arrivals.shutdownNow();
+        slots.shutdownNow();
+        sns.onPublish(p -> { });
+        fast.close();
+        silent.close();
+    }
+
+    @Test
+    void resultEvents_shouldBePublishedAsFastAsAlone_whenAnotherCallersCallbacksNeverAnswer() {
+        // given: every result already in S3, as the workers wrote them
+        List<String> aliceResults = results(CALLER_A, A_RESULTS, i -> "http://localhost:" + silent.port() + "/hook");
+        List<String> warmUp = results(CALLER_B, B_ALONE, this::fastOrNone);
+        List<String> firstAlone = results(CALLER_B, B_ALONE, this::fastOrNone);
+        List<String> withA = results(CALLER_B, B_WITH_A, this::fastOrNone);
+        List<String> againAlone = results(CALLER_B, B_ALONE, this::fastOrNone);
+
+        // when: B alone (after as many to warm the JVM up, not counted); then B while A's results arrive; then, once
+        // A's events are done, B alone again
+        latenciesOf(arrive(warmUp, B_EVERY));
+        List<Long> alone = new ArrayList<>(latenciesOf(arrive(firstAlone, B_EVERY)));
+        Phase loadedPhase = arrive(withA, B_EVERY);
+        arrive(aliceResults, A_EVERY);
+        List<Long> loaded = latenciesOf(loadedPhase);
+        await().atMost(DRAIN).failFast("a handler failed", () -> !failures.isEmpty()).until(() -> handled.get() == 2 * B_ALONE + B_WITH_A + A_RESULTS);
+        alone.addAll(latenciesOf(arrive(againAlone, B_EVERY)));
+
+        // then: A's events were published too, and B's p99 stayed within 1.5 x its p99 alone
+        assertThat(aliceResults).allSatisfy(id -> assertThat(publishedAt).containsKey(id));
+        long aloneP99 = p99(alone);
+        long loadedP99 = p99(loaded);
+        assertThat(loadedP99).as("B's p99 with A's load %d ms, alone %d ms (alone: %s; with A: %s)",
+                millis(loadedP99), millis(aloneP99), millisOf(alone), millisOf(loaded))
+                .isLessThanOrEqualTo(aloneP99 * 3 / 2);
+    }
+
+    /** Every other B result asks for a callback to a receiver that answers at once. */
+    private String fastOrNone(int i) {
+        return i % 2 == 0 ? null : fast.url("/hooks/b");
+    }
+
+    private interface CallbackOf {
+        String url(int i);
+    }
+
+    /** Writes {@code count} results of {@code owner}; their keys' request ids. */
+    private List<String> results(Owner owner, int count, CallbackOf callback) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            JobResult result = ResultNotifierHandlerTest.succeeded(UUID.randomUUID().toString(), callback.url(i),
+                    owner);
+            ResultNotifierHandlerTest.putResult(aws, result);
+            ids.add(result.requestId());
+        }
+        return ids;
+    }
+
+    /**
+     * Schedules the S3 event of each result, one every {@code every}, onto the slots; when each arrived (nanos).
+     * Returns at once: the events keep arriving while the caller schedules more.
+     */
+    private Phase arrive(List<String> ids, Duration every) {
+        Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            arrivals.schedule(() -> {
+                arrivedAt.put(id, System.nanoTime());
+                slots.execute(() -> {
+                    try {
+                        handler.handleRequest(event(id), null);
+                    } catch (RuntimeException e) {
+                        failures.add(id + ": " + e);
+                    } finally {
+                        handled.incrementAndGet();
+                    }
+                });
+            }, every.toNanos() * i, TimeUnit.NANOSECONDS);
+        }
+        return new Phase(ids, arrivedAt);
+    }
+
+    /** From arrival to publish, once every one of them is published. */
+    private List<Long> latenciesOf(Phase phase) {
+        await().atMost(DRAIN).failFast("a handler failed", () -> !failures.isEmpty()).until(() -> phase.ids().stream().allMatch(id -> phase.arrivedAt().containsKey(id)
+                && publishedAt.containsKey(id)));
+        return phase.ids().stream().map(id -> publishedAt.get(id) - phase.arrivedAt().get(id)).toList();
+    }
+
+    /** The stored id of the result a published event points at ({@code s3://bucket/results/{id}.json}). */
+    private static String storedIdOf(SnsStandIn.Published published) {
+        String location = JobJson.read(published.message(), JsonNode.class).path("resultLocation").asText();
+        return JobLayout.requestIdOfResultKey(location.substring(location.indexOf("/results/") + 1)).orElseThrow();
+    }
+
+    private static S3EventNotification event(String requestId) {
+        String json = sample("s3-result-succeeded.json").replace("results/" + ResultNotifierHandlerTest.A + ".json",
+                JobLayout.resultKey(requestId));
+        return JobJson.read(json, S3EventNotification.class);
+    }
+
+    /** Nearest-rank 99th percentile of sorted values. */
+    private static long p99(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int rank = (int) Math.ceil(0.99 * sorted.size());
+        return sorted.get(rank - 1);
+    }
+
+    private static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    private static List<Long> millisOf(List<Long> nanos) {
+        return nanos.stream().sorted().map(SlowCallbackIsolationTest::millis).toList();
+    }
+
+    /** The results of one phase and when each one's event arrived (nanos). */
+    private record Phase(List<String> ids, Map<String, Long> arrivedAt) {
+    }
+}
