@@ -5,6 +5,10 @@ import io.gpupipe.adapters.JsonLines;
 import io.gpupipe.adapters.ResultStore;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.batch.BatchEvent;
+import io.gpupipe.model.batch.BatchLayout;
+import io.gpupipe.model.batch.BatchState;
+import io.gpupipe.notifier.domain.BatchRecord;
 import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.notifier.domain.CallbackRedelivery;
 import io.gpupipe.model.notify.CallbackSignature;
@@ -17,8 +21,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Callback delivery through the callback queue, apart from the result's own invocation: a result's callback is handed
- * to the queue at once ({@link #handOff}), so a receiver that is slow or never answers holds none of the slots that
+ * Callback delivery through the callback queue, apart from the result's own invocation: a job's or a batch's callback
+ * is handed to the queue at once ({@link #callback}), so a receiver that is slow or never answers holds none of the slots that
  * publish other callers' result events. Each message of the queue is one attempt ({@link CallbackSender#redeliver});
  * one that failed retryably is queued again with a growing delay ({@link CallbackRedelivery}); each sends the result
  * event again (never the SNS message) unless the ledger says it was delivered; at the deadline, or on a final refusal,
@@ -28,6 +32,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class CallbackRedeliverer {
     private final CallbackSender callbacks;
+    private final OnceDeliveries deliveries;
     private final CallbackRetryQueue queue;
     private final DeliveryLedger ledger;
     private final ResultStore store;
@@ -35,9 +40,11 @@ public class CallbackRedeliverer {
     private final Clock clock;
     private final CallbackRedelivery policy;
 
-    CallbackRedeliverer(NotifierConfig config, CallbackSender callbacks, CallbackRetryQueue queue,
-                        DeliveryLedger ledger, ResultStore store, JsonLines lines, Clock clock) {
+    CallbackRedeliverer(NotifierConfig config, CallbackSender callbacks, OnceDeliveries deliveries,
+                        CallbackRetryQueue queue, DeliveryLedger ledger, ResultStore store, JsonLines lines,
+                        Clock clock) {
         this.callbacks = callbacks;
+        this.deliveries = deliveries;
         this.queue = queue;
         this.ledger = ledger;
         this.store = store;
@@ -47,69 +54,102 @@ public class CallbackRedeliverer {
                 config.callback().redeliveryGiveUpAfter());
     }
 
-    /** True when a callback queue is configured; without one, callbacks are sent within the result's invocation. */
-    public boolean isQueueing() {
-        return queue.isConfigured();
+    /**
+     * The callback of document {@code id} (a job's result or a batch's terminal record, stored at {@code key}) to
+     * {@code url} ({@code null}: none), whose body is {@code json}: handed to the callback queue ({@link #handOff}), or,
+     * without a queue configured, sent here with the in-run attempts.
+     */
+    public CallbackDelivery callback(String bucket, String key, String id, String url, String owner, String json) {
+        if (url == null) {
+            return CallbackDelivery.none();
+        }
+        return queue.isConfigured() ? handOff(bucket, key, id, url, owner) : deliveries.callback(bucket, id, url, json);
     }
 
     /**
-     * Hands the callback of {@code result} (stored at {@code key}) to the callback queue, to be tried at once by its
-     * consumer; nothing is sent to the receiver here. QUEUED, or DELIVERED when an earlier try delivered it, or
-     * REFUSED when the URL is refused on sight (its addresses are checked by the consumer, at send).
+     * Hands the callback to the callback queue, in {@code owner}'s message group, to be tried at once by its consumer;
+     * nothing is sent to the receiver here. QUEUED, or DELIVERED when an earlier try delivered it, or REFUSED when
+     * the URL is refused on sight (its addresses are checked by the consumer, at send).
      */
-    public CallbackDelivery handOff(String bucket, String key, JobResult result) {
-        Optional<CallbackDelivery> refused = callbacks.refusedOnSight(result.callbackUrl());
+    private CallbackDelivery handOff(String bucket, String key, String id, String url, String owner) {
+        Optional<CallbackDelivery> refused = callbacks.refusedOnSight(url);
         if (refused.isPresent()) {
             return refused.get();
         }
-        if (ledger.callbackDelivered(bucket, result.requestId())) {
+        if (ledger.callbackDelivered(bucket, id)) {
             return new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
         }
-        queue.schedule(new CallbackRedelivery.Message(bucket, key, result.requestId(), 0, clock.instant()),
-                result.owner(), Duration.ZERO);
+        queue.schedule(new CallbackRedelivery.Message(bucket, key, id, 0, clock.instant()), owner, Duration.ZERO);
         return CallbackDelivery.queued();
     }
 
     /** One message of the callback queue: one attempt. */
     public RecordOutcome redeliver(String body) {
         CallbackRedelivery.Message message = JobJson.read(body, CallbackRedelivery.Message.class);
-        Optional<String> text = store.read(message.bucket(), message.key());
-        if (text.isEmpty()) {
-            return new RecordOutcome.Skipped(message.key(), "object is missing");
+        Target target = target(message);
+        if (target instanceof Target.Nothing nothing) {
+            return new RecordOutcome.Skipped(message.key(), nothing.reason());
         }
-        ResultDocument.Parsed parsed = ResultDocument.parse(text.get(), message.requestId());
-        if (parsed instanceof ResultDocument.Parsed.Unusable) {
-            return new RecordOutcome.Skipped(message.key(), ((ResultDocument.Parsed.Unusable) parsed).reason());
-        }
-        JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
-        if (result.callbackUrl() == null) {
-            return new RecordOutcome.Skipped(message.key(), "result has no callbackUrl");
-        }
+        Target.Send send = (Target.Send) target;
         CallbackDelivery delivery;
         if (ledger.callbackDelivered(message.bucket(), message.requestId())) {
             delivery = new CallbackDelivery(CallbackDelivery.Status.DELIVERED, 0, null, "delivered earlier");
         } else {
-            delivery = callbacks.redeliver(result.callbackUrl(), CallbackSignature.messageId(message.bucket(),
-                    message.requestId()), ResultEvent.of(result, message.bucket(), message.key()).toJson());
+            delivery = callbacks.redeliver(send.url(), CallbackSignature.messageId(message.bucket(),
+                    message.requestId()), send.json());
             if (delivery.status() == CallbackDelivery.Status.DELIVERED) {
                 ledger.recordCallbackDelivered(message.bucket(), message.requestId(), delivery.lastHttpStatus());
             } else if (callbacks.worthRedelivering(delivery)) {
-                scheduleOrGiveUp(message.next(), result, delivery);
+                scheduleOrGiveUp(message.next(), send, delivery);
             } else {
-                giveUp(message, result.callbackUrl(), delivery);
+                giveUp(message, send.url(), delivery);
             }
         }
-        return new RecordOutcome.Notified(message.key(), message.requestId(), result.status().wireName(), null,
-                delivery);
+        return new RecordOutcome.Notified(message.key(), message.requestId(), send.status(), null, delivery);
     }
 
-    private void scheduleOrGiveUp(CallbackRedelivery.Message message, JobResult result, CallbackDelivery last) {
+    /** What a queued message's document says to send, or why there is nothing to send. */
+    private sealed interface Target {
+        record Send(String url, String owner, String json, String status) implements Target {
+        }
+
+        record Nothing(String reason) implements Target {
+        }
+    }
+
+    private Target target(CallbackRedelivery.Message message) {
+        Optional<String> text = store.read(message.bucket(), message.key());
+        if (text.isEmpty()) {
+            return new Target.Nothing("object is missing");
+        }
+        Optional<String> batchId = BatchLayout.batchIdOfFinalKey(message.key());
+        if (batchId.isPresent()) {
+            BatchRecord.Parsed parsed = BatchRecord.parse(text.get(), batchId.get());
+            if (parsed instanceof BatchRecord.Parsed.Unusable unusable) {
+                return new Target.Nothing(unusable.reason());
+            }
+            BatchState terminal = ((BatchRecord.Parsed.Usable) parsed).terminal();
+            return terminal.callbackUrl() == null ? new Target.Nothing("batch has no callback_url")
+                    : new Target.Send(terminal.callbackUrl(), terminal.owner(), BatchEvent.of(terminal).toJson(),
+                    terminal.status().wireName());
+        }
+        ResultDocument.Parsed parsed = ResultDocument.parse(text.get(), message.requestId());
+        if (parsed instanceof ResultDocument.Parsed.Unusable unusable) {
+            return new Target.Nothing(unusable.reason());
+        }
+        JobResult result = ((ResultDocument.Parsed.Usable) parsed).result();
+        return result.callbackUrl() == null ? new Target.Nothing("result has no callbackUrl")
+                : new Target.Send(result.callbackUrl(), result.owner(), ResultEvent.of(result, message.bucket(),
+                message.key()).toJson(), result.status().wireName());
+    }
+
+    private void scheduleOrGiveUp(CallbackRedelivery.Message message, Target.Send send, CallbackDelivery last) {
         Optional<Duration> delay = policy.delayBefore(message.redelivery(), message.firstFailedAt(),
                 clock.instant());
         if (delay.isPresent()) {
-            queue.schedule(message, result.owner(), delay.get());
+            queue.schedule(message, send.owner(), delay.get());
         } else {
-            giveUp(message, result.callbackUrl(), last);
+            giveUp(message, send.url(), last);
         }
     }
 

@@ -162,9 +162,8 @@ public class ResultNotifier {
         String messageId = deliveries.publish(record.bucket(), result.requestId(),
                 event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
         // published first, and the callback handed to its queue: a receiver that never answers holds no slot here
-        CallbackDelivery callback = result.callbackUrl() == null ? CallbackDelivery.none()
-                : redeliverer.isQueueing() ? redeliverer.handOff(record.bucket(), key, result)
-                : deliveries.callback(record.bucket(), result.requestId(), result.callbackUrl(), json);
+        CallbackDelivery callback = redeliverer.callback(record.bucket(), key, result.requestId(),
+                result.callbackUrl(), result.owner(), json);
         return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
     }
 
