@@ -43,7 +43,8 @@ class CallbackRedeliveryBudgetTest {
         Duration attempt = duration(String.valueOf(env.get("GPUPIPE_NOTIFIER_CALLBACK_REDELIVERY_ATTEMPT_TIMEOUT")));
         int batchSize = ((Number) redeliveries().get("BatchSize")).intValue();
 
-        // when: a redelivery makes one attempt (the queue's growing delay is its back-off), records one after another
+        // when: a delivery makes one attempt (the queue's growing delay is its back-off); the notifier tries a batch's
+        // records at once, and the bound holds even were they tried one after another
         Duration worstBatch = attempt.multipliedBy(batchSize);
 
         // then

@@ -18,7 +18,16 @@ import io.gpupipe.notifier.domain.ResultEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 
 /**
  * Callback delivery through the callback queue, apart from the result's own invocation: a job's or a batch's callback
@@ -81,6 +90,46 @@ public class CallbackRedeliverer {
         }
         queue.schedule(new CallbackRedelivery.Message(bucket, key, id, 0, clock.instant()), owner, Duration.ZERO);
         return CallbackDelivery.queued();
+    }
+
+    /**
+     * A batch of the callback queue's messages, all tried at once: however many receivers hang, the batch lasts one
+     * attempt, and each invocation the queue's mapping runs makes as many attempts at a time as its batch holds. When
+     * one fails (S3 or SQS), the batch fails once every message has been tried, so SQS keeps its messages; what was
+     * delivered is in the ledger and not sent again.
+     */
+    public List<RecordOutcome> redeliverAll(List<String> bodies) {
+        // two messages of one document (a duplicated hand-off) are tried one after the other, so the second finds
+        // the first's delivery in the ledger rather than sending the event a second time
+        Map<String, List<Integer>> byDocument = new LinkedHashMap<>();
+        for (int i = 0; i < bodies.size(); i++) {
+            CallbackRedelivery.Message message = JobJson.read(bodies.get(i), CallbackRedelivery.Message.class);
+            byDocument.computeIfAbsent(message.bucket() + "/" + message.requestId(), k -> new ArrayList<>()).add(i);
+        }
+        RecordOutcome[] outcomes = new RecordOutcome[bodies.size()];
+        ExecutorService attempts = Executors.newFixedThreadPool(byDocument.size());
+        try {
+            List<Future<?>> running = byDocument.values().stream().map(indexes -> attempts.submit(() -> indexes
+                    .forEach(i -> outcomes[i] = redeliver(bodies.get(i))))).collect(Collectors.toList());
+            RuntimeException failure = null;
+            for (Future<?> attempt : running) {
+                try {
+                    attempt.get();
+                } catch (ExecutionException e) {
+                    failure = failure != null ? failure : e.getCause() instanceof RuntimeException cause ? cause
+                            : new IllegalStateException(e.getCause());
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return List.of(outcomes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while delivering callbacks", e);
+        } finally {
+            attempts.shutdownNow();
+        }
     }
 
     /** One message of the callback queue: one attempt. */

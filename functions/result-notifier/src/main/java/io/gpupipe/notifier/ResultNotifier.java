@@ -79,8 +79,16 @@ public class ResultNotifier {
     }
 
     public BatchReport notify(S3EventNotification event) {
+        List<S3EventNotification.Record> records = event.records();
+        if (!records.isEmpty() && records.stream().allMatch(S3EventNotification.Record::isRedelivery)) {
+            // not caught: a delivery that fails must fail the invocation, so SQS keeps its messages
+            List<RecordOutcome> outcomes = redeliverer.redeliverAll(records.stream()
+                    .map(S3EventNotification.Record::body).toList());
+            outcomes.forEach(outcome -> lines.emit(logLine(outcome)));
+            return BatchReport.of(outcomes);
+        }
         List<RecordOutcome> outcomes = new ArrayList<>();
-        for (S3EventNotification.Record record : event.records()) {
+        for (S3EventNotification.Record record : records) {
             RecordOutcome outcome = handleSafely(record);
             lines.emit(logLine(outcome));
             outcomes.add(outcome);

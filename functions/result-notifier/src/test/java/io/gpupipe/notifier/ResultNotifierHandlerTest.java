@@ -47,6 +47,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -181,6 +182,31 @@ class ResultNotifierHandlerTest {
         // then: both messages are in the owner's group, so a fair queue serves other callers' callbacks first
         assertThat(List.of(queued, requeued)).allSatisfy(m -> assertThat(m.attributes())
                 .containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, owner.value()));
+    }
+
+    @Test
+    void notify_shouldTryEveryCallbackOfAQueueBatchAtOnce_whenTheirReceiverNeverAnswers() throws IOException {
+        try (LoopbackListener silent = new LoopbackListener()) {
+            // given: five callbacks to an address that accepts and never answers, waiting on the callback queue
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                JobResult result = succeeded(UUID.randomUUID().toString(), "http://localhost:" + silent.port()
+                        + "/hook", new CallerIdentity.Jwt("https://idp.example.com", "caller-" + i).owner());
+                putResult(result);
+                invoke(sample("s3-result-succeeded.json").replace("results/" + A + ".json",
+                        JobLayout.resultKey(result.requestId())));
+                ids.add(result.requestId());
+            }
+            String batch = sqsEvent(ids.stream().map(id -> receiveRedelivery(aws, id).body()).toArray(String[]::new));
+
+            // when: the queue's mapping hands them to the notifier in one batch
+            CompletableFuture<JsonNode> report = CompletableFuture.supplyAsync(() -> invoke(batch));
+
+            // then: all five are tried while the first attempt still waits for its answer (8 s), not one by one
+            await().atMost(Duration.ofSeconds(6)).until(() -> silent.connections() == 5);
+            assertThat(report.join().get("items")).extracting(i -> i.get("callback").asText())
+                    .containsOnly("FAILED").hasSize(5);
+        }
     }
 
     /** Takes the callback queue's message for {@code requestId}, leaving the others there. */

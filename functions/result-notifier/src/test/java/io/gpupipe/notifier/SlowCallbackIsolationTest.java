@@ -46,8 +46,8 @@ import org.junit.jupiter.api.Test;
  * wait for a free execution; every event runs the real handler against S3Proxy, ElasticMQ and the SNS stand-in.
  *
  * <p>Both measurements come from one run, in alternating rounds, so the machine's changing load weighs on both: B
- * alone, then B while a tenth of A's results arrive, until every event of the round is done; B's p99 with A (400
- * events) is held to 1.5 × its p99 without (400 events).
+ * alone, then B while a tenth of A's results arrive, until every event of the round is done; B's p99 with A (500
+ * events) is held to 1.5 × its p99 without (500 events).
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
@@ -59,9 +59,9 @@ class SlowCallbackIsolationTest {
     private static final int A_RESULTS = 100;
     /** Rounds of B alone then B with A, so that the machine's changing load weighs on both alike. */
     private static final int ROUNDS = 10;
-    /** B's results per window, one every {@link #B_EVERY}: 400 of each kind in all, so p99 is their 396th. */
-    private static final int B_PER_WINDOW = 40;
-    private static final Duration B_EVERY = Duration.ofMillis(25);
+    /** B's results per window, one every {@link #B_EVERY}: 500 of each kind in all, so p99 is their 495th. */
+    private static final int B_PER_WINDOW = 50;
+    private static final Duration B_EVERY = Duration.ofMillis(20);
     /** A's results of a round arrive over the same second as B's, as A's jobs finish. */
     private static final int A_PER_ROUND = A_RESULTS / ROUNDS;
     private static final Duration A_EVERY = B_EVERY.multipliedBy(B_PER_WINDOW / A_PER_ROUND);
@@ -114,19 +114,27 @@ class SlowCallbackIsolationTest {
     void resultEvents_shouldBePublishedAsFastAsAlone_whenAnotherCallersCallbacksNeverAnswer() {
         // given: every result already in S3, as the workers wrote them
         List<String> aliceResults = results(CALLER_A, A_RESULTS, i -> "http://localhost:" + silent.port() + "/hook");
-        List<String> warmUp = results(CALLER_B, B_PER_WINDOW, this::fastOrNone);
 
-        // when: (after a window to warm the JVM up, not counted) rounds of B alone, then B while A's results arrive,
-        // each round waiting for every event of its own to be done
-        latenciesOf(arrive(warmUp, B_EVERY));
+        // when: (after a round to warm the JVM up, with results of A's own beyond the 100, not counted) rounds of B
+        // alone, then B while A's results arrive, each round waiting for every event of its own to be done
+        latenciesOf(arrive(results(CALLER_B, B_PER_WINDOW, this::fastOrNone), B_EVERY));
+        Phase warmUp = arrive(results(CALLER_B, B_PER_WINDOW, this::fastOrNone), B_EVERY);
+        arrive(results(CALLER_A, A_PER_ROUND, i -> "http://localhost:" + silent.port() + "/hook"), A_EVERY);
+        latenciesOf(warmUp);
+        await().atMost(DRAIN).failFast("a handler failed", () -> !failures.isEmpty())
+                .until(() -> handled.get() == 2 * B_PER_WINDOW + A_PER_ROUND);
         List<Long> alone = new ArrayList<>();
         List<Long> loaded = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
-            alone.addAll(latenciesOf(arrive(results(CALLER_B, B_PER_WINDOW, this::fastOrNone), B_EVERY)));
+            List<Long> aloneRound = latenciesOf(arrive(results(CALLER_B, B_PER_WINDOW, this::fastOrNone), B_EVERY));
             Phase withA = arrive(results(CALLER_B, B_PER_WINDOW, this::fastOrNone), B_EVERY);
             arrive(aliceResults.subList(round * A_PER_ROUND, (round + 1) * A_PER_ROUND), A_EVERY);
-            loaded.addAll(latenciesOf(withA));
-            int done = (round + 1) * (2 * B_PER_WINDOW + A_PER_ROUND) + B_PER_WINDOW;
+            List<Long> loadedRound = latenciesOf(withA);
+            System.out.printf("round %d: B alone %s ms; with A %s ms%n", round, millisOf(aloneRound),
+                    millisOf(loadedRound));
+            alone.addAll(aloneRound);
+            loaded.addAll(loadedRound);
+            int done = (round + 2) * (2 * B_PER_WINDOW + A_PER_ROUND);
             await().atMost(DRAIN).failFast("a handler failed", () -> !failures.isEmpty())
                     .until(() -> handled.get() == done);
         }
