@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.assertions.Template;
 
 /**
- * Callback redeliveries (the callback-retry queue's event source mapping on the notifier) are isolated from first
- * deliveries: their own concurrency, below the function's reserved concurrency, and a batch whose attempts, each cut
- * at the redelivery attempt timeout, fit the function's timeout with room for the records' S3 and SQS calls. Every
- * figure is read from sam-template.yaml.
+ * Callbacks are delivered apart from result events: the notifier hands every job's callback, its first delivery
+ * included, to the callback queue it is configured with, and the queue's event source mapping on the notifier has its
+ * own concurrency, below the function's reserved concurrency, and a batch whose attempts, each cut at the attempt
+ * timeout, fit the function's timeout with room for the records' S3 and SQS calls. Every figure is read from
+ * sam-template.yaml.
  */
 class CallbackRedeliveryBudgetTest {
     /**
@@ -42,13 +43,29 @@ class CallbackRedeliveryBudgetTest {
         Duration attempt = duration(String.valueOf(env.get("GPUPIPE_NOTIFIER_CALLBACK_REDELIVERY_ATTEMPT_TIMEOUT")));
         int batchSize = ((Number) redeliveries().get("BatchSize")).intValue();
 
-        // when: a redelivery makes one attempt (the queue's growing delay is its back-off), records one after another
+        // when: a delivery makes one attempt (the queue's growing delay is its back-off); the notifier tries a batch's
+        // records at once, and the bound holds even were they tried one after another
         Duration worstBatch = attempt.multipliedBy(batchSize);
 
         // then
         assertThat(batchSize).isPositive();
         assertThat(worstBatch.plus(STORE_CALLS)).as("%d x %s + %s within %s", batchSize, attempt, STORE_CALLS,
                 timeout).isLessThanOrEqualTo(timeout);
+    }
+
+    @Test
+    void firstDeliveries_shouldGoThroughTheBudgetedQueue_whenTheNotifierIsConfiguredWithIt() {
+        // given
+        Map<String, Object> env = map(map(notifier().get("Environment")).get("Variables"));
+
+        // when: the queue the notifier hands callbacks to, and the queue its budgeted mapping consumes
+        Object handedTo = env.get("GPUPIPE_NOTIFIER_CALLBACK_RETRY_QUEUE_URL");
+        Object consumed = redeliveries().get("EventSourceArn");
+
+        // then: one queue, so no callback attempt runs within a result's own invocation, where it would hold a slot
+        // that publishes other callers' result events
+        assertThat(handedTo).as("the notifier's callback queue").isEqualTo(Map.of("Ref", "CallbackRetryQueue"));
+        assertThat(consumed).isEqualTo(Map.of("Fn::GetAtt", "CallbackRetryQueue.Arn"));
     }
 
     @Test

@@ -189,7 +189,7 @@ public final class SqsJobQueue implements JobQueue {
      * within a group, so nothing else changes (a FIFO queue would, and the tier queues are not FIFO).
      */
     static String messageGroupId(InferenceJob job) {
-        return job.owner() == null ? Owner.QUEUE.value() : job.owner();
+        return FairQueueGroups.ofOwner(job.owner());
     }
 
     private static Map<String, MessageAttributeValue> attributes(InferenceJob job, Tier tier,

@@ -6,16 +6,15 @@ import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.QuotaReleases;
-import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.BatchEvent;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
+import io.gpupipe.notifier.domain.BatchRecord;
 import io.gpupipe.notifier.domain.CallbackDelivery;
 import io.gpupipe.notifier.domain.RecordOutcome;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -24,24 +23,27 @@ import java.util.Optional;
  * The notifier's part in batches. A batch line's result is recorded as its line ending ({@link LineLedger}: a done
  * record, the chunk's progress, and CHUNK_ENDED to the batch queue once the chunk's last line ended), instead of a
  * job event per line. A batch's terminal record, written once by its finalizer, becomes the one {@link BatchEvent}:
- * to the success topic (completed) or the error topic, and signed to its callback_url, each at most once; then the
+ * to the success topic (completed) or the error topic, and its callback_url handed to the callback queue, like a
+ * job's ({@link CallbackRedeliverer}), each at most once; then the
  * batch no longer counts against its owner's limit on unfinished batches.
  */
 @ApplicationScoped
 public class BatchNotifier {
     private final LineLedgers ledgers;
     private final ResultStore store;
-    private final CallbackSender callbacks;
+    private final CallbackSender sender;
+    private final CallbackRedeliverer callbacks;
     private final OnceDeliveries deliveries;
     private final QuotaReleases quotas;
     private final String successTopic;
     private final String errorTopic;
 
-    BatchNotifier(NotifierConfig config, LineLedgers ledgers, ResultStore store, CallbackSender callbacks,
-                  OnceDeliveries deliveries, QuotaReleases quotas) {
+    BatchNotifier(NotifierConfig config, LineLedgers ledgers, ResultStore store, CallbackSender sender,
+                  CallbackRedeliverer callbacks, OnceDeliveries deliveries, QuotaReleases quotas) {
         this.quotas = quotas;
         this.ledgers = ledgers;
         this.store = store;
+        this.sender = sender;
         this.callbacks = callbacks;
         this.deliveries = deliveries;
         this.successTopic = config.successTopicArn();
@@ -73,19 +75,15 @@ public class BatchNotifier {
         if (body.isEmpty()) {
             return new RecordOutcome.Skipped(key, "object is missing");
         }
-        BatchState terminal;
-        try {
-            terminal = JobJson.read(body.get(), BatchState.class);
-        } catch (UncheckedIOException | IllegalArgumentException e) {
-            return new RecordOutcome.Skipped(key, "object is not a batch record: " + e.getMessage());
+        BatchRecord.Parsed parsed = BatchRecord.parse(body.get(), batchId);
+        if (parsed instanceof BatchRecord.Parsed.Unusable unusable) {
+            return new RecordOutcome.Skipped(key, unusable.reason());
         }
-        if (!terminal.id().equals(batchId) || !terminal.status().isTerminal()) {
-            return new RecordOutcome.Skipped(key, "not the terminal record of batch " + batchId);
-        }
+        BatchState terminal = ((BatchRecord.Parsed.Usable) parsed).terminal();
         BatchEvent event = BatchEvent.of(terminal);
         String json = event.toJson();
         if (terminal.callbackUrl() != null) {
-            callbacks.requireSecret();
+            sender.requireSecret();
         }
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put("kind", "batch");
@@ -95,8 +93,8 @@ public class BatchNotifier {
         }
         String messageId = deliveries.publish(bucket, batchId, event.isSuccess() ? successTopic : errorTopic, json,
                 attributes);
-        CallbackDelivery callback = terminal.callbackUrl() == null ? CallbackDelivery.none()
-                : deliveries.callback(bucket, batchId, terminal.callbackUrl(), json);
+        CallbackDelivery callback = callbacks.callback(bucket, key, batchId, terminal.callbackUrl(), terminal.owner(),
+                json);
         // the batch has ended: it no longer counts against its owner's limit on unfinished batches
         quotas.release(bucket, terminal.owner(), QuotaKind.BATCHES, batchId);
         return new RecordOutcome.Notified(key, batchId, terminal.status().wireName(), messageId, callback);

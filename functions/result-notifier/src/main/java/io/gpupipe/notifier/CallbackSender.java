@@ -17,6 +17,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +30,10 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 /**
  * POSTs a signed result event to a job's callback URL: checks the target ({@link CallbackTargetPolicy}), then tries
  * over a client pinned to the checked addresses ({@link PinnedCallbackClient}: no second DNS look-up, redirects never
- * followed), each attempt with connect and response timeouts and cancelled at a hard deadline. A first delivery tries
- * up to {@code max-attempts} times, pausing as {@link CallbackRetryPolicy} says; a redelivery from the callback-retry
- * queue tries once within {@code redelivery-attempt-timeout}. Attempts and pauses follow the one retry loop
+ * followed), each attempt with connect and response timeouts and cancelled at a hard deadline. A delivery from the
+ * callback queue (the first one and every retry) tries once within {@code redelivery-attempt-timeout}; only without a
+ * queue configured is a callback sent within the result's invocation, up to {@code max-attempts} times, pausing as
+ * {@link CallbackRetryPolicy} says. Attempts and pauses follow the one retry loop
  * ({@link RetryPolicy}), unit-tested in shared-model. Signed the Standard Webhooks way ({@link CallbackSignature}): every attempt carries the same {@code webhook-id} (the caller's,
  * stable across redeliveries too) and is signed afresh, so its timestamp is current; the deprecated
  * {@code X-Gpupipe-Signature} pair is added while {@code callback.legacy-signature} is on.
@@ -70,7 +72,7 @@ public class CallbackSender {
 
     /**
      * Sends {@code body} to {@code url} as event {@code messageId} ({@link CallbackSignature#messageId}), or refuses
-     * to.
+     * to, within the caller's invocation (no callback queue configured, or a batch's event).
      *
      * @throws io.gpupipe.notifier.exception.NotifierAwsException only when the signing secret cannot be read (first
      *     use of a secret configured by ARN); nothing has been sent then
@@ -80,7 +82,7 @@ public class CallbackSender {
     }
 
     /**
-     * A redelivery from the callback-retry queue: one attempt, cut at {@code callback.redelivery-attempt-timeout}
+     * A delivery from the callback queue: one attempt, cut at {@code callback.redelivery-attempt-timeout}
      * (the queue's growing delay is the back-off between attempts), so a batch of them fits the function's timeout
      * however slow the receivers are.
      */
@@ -94,6 +96,16 @@ public class CallbackSender {
             return CallbackDelivery.refused(((CallbackTargetPolicy.Verdict.Refused) verdict).reason());
         }
         return deliver((CallbackTargetPolicy.Verdict.Allowed) verdict, messageId, body, attempts);
+    }
+
+    /**
+     * A refusal of {@code url} that needs no DNS look-up (scheme, user-info, an IP literal's range), or empty: the
+     * check a result's own invocation makes before handing the callback to the queue, whose consumer checks the
+     * resolved addresses at send.
+     */
+    public Optional<CallbackDelivery> refusedOnSight(String url) {
+        return targets.checkWithoutResolving(url) instanceof CallbackTargetPolicy.Verdict.Refused refused
+                ? Optional.of(CallbackDelivery.refused(refused.reason())) : Optional.empty();
     }
 
     /**

@@ -34,7 +34,11 @@ public interface NotifierConfig {
      */
     Optional<Set<String>> allowedCallbackHosts();
 
-    /** SQS queue of delayed callback redeliveries, consumed by this function; unset = no durable retry. */
+    /**
+     * The callback queue, consumed by this function: every job's callback is handed to it and delivered from it, one
+     * attempt per message, retried with a growing delay; unset, callbacks are sent within the result's invocation
+     * ({@code callback.max-attempts}) and not retried after.
+     */
     Optional<String> callbackRetryQueueUrl();
 
     /**
@@ -52,7 +56,11 @@ public interface NotifierConfig {
 
     Callback callback();
 
-    /** Callback HTTP timing and retries. */
+    /**
+     * Callback HTTP timing and retries. The connect and request timeouts, attempts and back-off apply where a callback
+     * is sent within an invocation (a batch's event, or no callback queue); every delivery from the queue is one
+     * attempt within {@link #redeliveryAttemptTimeout()}.
+     */
     interface Callback {
         @WithDefault("2s")
         Duration connectTimeout();
@@ -71,18 +79,18 @@ public interface NotifierConfig {
         Duration maxBackoff();
 
         /**
-         * A redelivery's one attempt, from connecting to the response headers, after which it is cancelled: the
-         * callback-retry queue's batch size times this must fit the function's timeout (sam-template.yaml, checked
+         * The one attempt of a delivery from the callback queue, from connecting to the response headers, after which
+         * it is cancelled: the callback queue's batch size times this must fit the function's timeout (sam-template.yaml, checked
          * by the cdk module's CallbackRedeliveryBudgetTest).
          */
         @WithDefault("8s")
         Duration redeliveryAttemptTimeout();
 
-        /** Delay before the first durable redelivery; doubled each time, capped at 900 s. */
+        /** Delay before the first redelivery after a failed attempt; doubled each time, capped at 900 s. */
         @WithDefault("30s")
         Duration redeliveryFirstDelay();
 
-        /** After this long since the first failure, the callback is recorded undeliverable. */
+        /** After this long since the callback was queued, it is recorded undeliverable. */
         @WithDefault("24h")
         Duration redeliveryGiveUpAfter();
 

@@ -34,7 +34,8 @@ import org.jboss.logging.MDC;
 
 /**
  * Handles each record of an S3 event on its own: reads {@code results/{id}.json}, publishes the compact
- * {@link ResultEvent} to the success or error topic, then sends it to the job's callback URL. A batch line's result
+ * {@link ResultEvent} to the success or error topic, then hands its callback to the callback queue
+ * ({@link CallbackRedeliverer}; without a queue configured, sends it here). A batch line's result
  * and a batch's terminal record ({@code batches/{id}/final.json}) go to the {@link BatchNotifier}. A record that cannot
  * be notified (missing object, not JSON, not a result key) is logged and skipped; a failing record never stops the
  * others. One structured log line per record.
@@ -78,8 +79,16 @@ public class ResultNotifier {
     }
 
     public BatchReport notify(S3EventNotification event) {
+        List<S3EventNotification.Record> records = event.records();
+        if (!records.isEmpty() && records.stream().allMatch(S3EventNotification.Record::isRedelivery)) {
+            // not caught: a delivery that fails must fail the invocation, so SQS keeps its messages
+            List<RecordOutcome> outcomes = redeliverer.redeliverAll(records.stream()
+                    .map(S3EventNotification.Record::body).toList());
+            outcomes.forEach(outcome -> lines.emit(logLine(outcome)));
+            return BatchReport.of(outcomes);
+        }
         List<RecordOutcome> outcomes = new ArrayList<>();
-        for (S3EventNotification.Record record : event.records()) {
+        for (S3EventNotification.Record record : records) {
             RecordOutcome outcome = handleSafely(record);
             lines.emit(logLine(outcome));
             outcomes.add(outcome);
@@ -160,11 +169,9 @@ public class ResultNotifier {
         }
         String messageId = deliveries.publish(record.bucket(), result.requestId(),
                 event.isSuccess() ? successTopic : errorTopic, json, attributes(event));
-        CallbackDelivery callback = result.callbackUrl() == null ? CallbackDelivery.none()
-                : deliveries.callback(record.bucket(), result.requestId(), result.callbackUrl(), json);
-        if (callback.status() == CallbackDelivery.Status.FAILED) {
-            redeliverer.afterFirstFailure(record.bucket(), key, result, callback);
-        }
+        // published first, and the callback handed to its queue: a receiver that never answers holds no slot here
+        CallbackDelivery callback = redeliverer.callback(record.bucket(), key, result.requestId(),
+                result.callbackUrl(), result.owner(), json);
         return new RecordOutcome.Notified(key, result.requestId(), result.status().wireName(), messageId, callback);
     }
 

@@ -124,12 +124,15 @@ class BatchNotificationTest {
         String key = BatchLayout.finalKey(done.id());
         put(key, JobJson.write(done));
 
-        // when
+        // when: its S3 event twice, and the callback queue delivering what each handed to it
         JsonNode report = invoke(s3Event(key));
         invoke(s3Event(key));
+        JsonNode queued = ResultNotifierHandlerTest.deliverQueued(aws, done.id(), done.id());
 
-        // then
-        assertThat(report.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
+        // then: one event on SNS and one signed callback, delivered from the callback queue
+        assertThat(report.at("/items/0/callback").asText()).isEqualTo("QUEUED");
+        assertThat(queued.get("items")).extracting(i -> i.get("callback").asText())
+                .containsExactly("DELIVERED", "DELIVERED");
         assertThat(sns.published()).hasSize(1);
         assertThat(sns.published().get(0).topicArn()).isEqualTo(ResultNotifierHandlerTest.SUCCESS_TOPIC);
         JsonNode event = JobJson.read(sns.published().get(0).message(), JsonNode.class);

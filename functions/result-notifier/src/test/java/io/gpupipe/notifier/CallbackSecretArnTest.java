@@ -42,6 +42,7 @@ class CallbackSecretArnTest {
     @Test
     void notify_shouldSignCallbacksWithSecretFetchedOnceByArn_whenSecretArnConfigured() throws IOException {
         // given
+        ResultNotifierHandlerTest.forgetDeliveries(aws);
         try (CallbackReceiver receiver = new CallbackReceiver()) {
             putResult(ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.A, receiver.url("/hooks/one")));
             putResult(ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.I, receiver.url("/hooks/two")));
@@ -53,10 +54,16 @@ class CallbackSecretArnTest {
             JsonNode second = invoke(
                     sample("s3-results-pair.json"));
 
-            // then: every callback is signed with the fetched key, not the plain test key
-            assertThat(first.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
+            JsonNode queued = ResultNotifierHandlerTest.deliverQueued(aws, ResultNotifierHandlerTest.A,
+                    ResultNotifierHandlerTest.I, ResultNotifierHandlerTest.J);
+
+            // then: every callback, handed to the callback queue and delivered from it, is signed with the fetched
+            // key, not the plain test key
+            assertThat(first.at("/items/0/callback").asText()).isEqualTo("QUEUED");
             assertThat(second.get("items")).extracting(i -> i.get("callback").asText())
-                    .containsExactly("DELIVERED", "DELIVERED");
+                    .containsExactly("QUEUED", "QUEUED");
+            assertThat(queued.get("items")).extracting(i -> i.get("callback").asText())
+                    .containsExactly("DELIVERED", "DELIVERED", "DELIVERED");
             List<CallbackReceiver.Received> calls = receiver.received();
             assertThat(calls).hasSize(3).allSatisfy(call -> {
                 assertThat(verify(SecretsManagerStandInResource.SECRET_VALUE, call)).isTrue();

@@ -52,6 +52,7 @@ class CallbackSecretOutageTest {
 
     @Test
     void notify_shouldPublishNothingThenOnce_whenSecretsManagerFailsOnTheFirstAttempt() throws IOException {
+        ResultNotifierHandlerTest.forgetDeliveries(aws);
         try (CallbackReceiver receiver = new CallbackReceiver()) {
             // given: a result with a callback, and Secrets Manager failing every try the SDK makes
             putResult(ResultNotifierHandlerTest.succeeded(ResultNotifierHandlerTest.A, receiver.url("/hooks/ok")));
@@ -68,6 +69,7 @@ class CallbackSecretOutageTest {
             // when: Lambda retries the same event once Secrets Manager is back
             secrets.failNext(0);
             invoke(sample("s3-result-succeeded.json"));
+            ResultNotifierHandlerTest.deliverQueued(aws, ResultNotifierHandlerTest.A);
 
             // then: exactly one SNS message and one callback
             assertThat(sns.published()).hasSize(1);

@@ -5,6 +5,7 @@ import static io.gpupipe.testsupport.LambdaInvocations.sample;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.adapters.RecordingJsonLines;
@@ -40,9 +41,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,6 +56,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Posts the events/ samples through the mock Lambda event server to the real handler, which reads real S3
@@ -102,30 +109,32 @@ class ResultNotifierHandlerTest {
         receiver.reset();
         lines.clear();
         forgetDeliveries(aws);
-        try (SqsClient sqs = aws.newSqsClient()) {
-            sqs.purgeQueue(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE)));
-        }
     }
 
     @Test
     void notify_shouldRedeliverTheCallbackLaterWithoutRepublishing_whenReceiverIsDownForAWhile() {
-        // given: the receiver is down for every attempt of the first invocation (3 attempts, well under 20 s)
+        // given: the receiver is down for the first two attempts
         putResult(succeeded(A, receiver.url("/hooks/down")));
-        receiver.script("/hooks/down", 503, 503, 503);
+        receiver.script("/hooks/down", 503, 503);
+
+        // when: the result is notified
         JsonNode first = invoke(sample("s3-result-succeeded.json"));
-        assertThat(first.at("/items/0/callback").asText()).isEqualTo("FAILED");
 
-        // then: a delayed redelivery of that callback waits on the retry queue
-        Message redelivery = receiveRedelivery(A);
+        // then: its callback is handed to the callback queue, nothing sent within the result's invocation
+        assertThat(first.at("/items/0/callback").asText()).isEqualTo("QUEUED");
+        assertThat(receiver.received()).isEmpty();
 
-        // when: the receiver is back and the retry queue delivers the message to the notifier
-        JsonNode second = invoke(sqsEvent(redelivery.body()));
+        // when: the queue delivers its message to the notifier, one attempt each, until the receiver is back
+        List<String> tries = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            tries.add(invoke(sqsEvent(receiveRedelivery(aws, A).body())).at("/items/0/callback").asText());
+        }
 
-        // then: the callback arrives, and the SNS event is not published again
-        assertThat(second.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
-        assertThat(receiver.received("/hooks/down")).hasSize(4);
+        // then: the callback arrives on the third, and the SNS event is not published again
+        assertThat(tries).containsExactly("FAILED", "FAILED", "DELIVERED");
+        assertThat(receiver.received("/hooks/down")).hasSize(3);
         assertThat(sns.published()).hasSize(1);
-        // and the redelivery is the same event to the receiver: the same webhook-id as the first three tries
+        // and every try is the same event to the receiver: the same webhook-id
         assertThat(receiver.received("/hooks/down")).extracting(CallbackReceiver.Received::webhookId)
                 .containsOnly(CallbackSignature.messageId(aws.bucket(), A));
     }
@@ -154,33 +163,106 @@ class ResultNotifierHandlerTest {
         }
     }
 
-    private Message receiveRedelivery(String requestId) {
-        try (SqsClient sqs = aws.newSqsClient()) {
-            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE))
-                    .maxNumberOfMessages(10).waitTimeSeconds(5)).messages();
-            assertThat(messages).as("redeliveries queued").isNotEmpty();
-            Message message = messages.stream().filter(m -> m.body().contains(requestId)).findFirst().orElseThrow();
-            sqs.deleteMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE))
-                    .receiptHandle(message.receiptHandle()));
-            return message;
+    @Test
+    void notify_shouldQueueCallbacksInTheOwnersMessageGroup_whenTheReceiverIsDown() {
+        // given: a caller's result whose receiver is down
+        Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
+        JobResult result = succeeded(UUID.randomUUID().toString(), receiver.url("/hooks/owned-down"), owner);
+        putResult(result);
+        receiver.script("/hooks/owned-down", 503, 503, 503, 503);
+        String event = sample("s3-result-succeeded.json").replace("results/" + A + ".json",
+                JobLayout.resultKey(result.requestId()));
+
+        // when: the result is notified, and its queued callback is tried again from the queue
+        invoke(event);
+        Message queued = receiveRedelivery(aws, result.requestId());
+        invoke(sqsEvent(queued.body()));
+        Message requeued = receiveRedelivery(aws, result.requestId());
+
+        // then: both messages are in the owner's group, so a fair queue serves other callers' callbacks first
+        assertThat(List.of(queued, requeued)).allSatisfy(m -> assertThat(m.attributes())
+                .containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, owner.value()));
+    }
+
+    @Test
+    void notify_shouldTryEveryCallbackOfAQueueBatchAtOnce_whenTheirReceiverNeverAnswers() throws IOException {
+        try (LoopbackListener silent = new LoopbackListener()) {
+            // given: five callbacks to an address that accepts and never answers, waiting on the callback queue
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                JobResult result = succeeded(UUID.randomUUID().toString(), "http://localhost:" + silent.port()
+                        + "/hook", new CallerIdentity.Jwt("https://idp.example.com", "caller-" + i).owner());
+                putResult(result);
+                invoke(sample("s3-result-succeeded.json").replace("results/" + A + ".json",
+                        JobLayout.resultKey(result.requestId())));
+                ids.add(result.requestId());
+            }
+            String batch = sqsEvent(ids.stream().map(id -> receiveRedelivery(aws, id).body()).toArray(String[]::new));
+
+            // when: the queue's mapping hands them to the notifier in one batch
+            CompletableFuture<JsonNode> report = CompletableFuture.supplyAsync(() -> invoke(batch));
+
+            // then: all five are tried while the first attempt still waits for its answer (8 s), not one by one
+            await().atMost(Duration.ofSeconds(6)).until(() -> silent.connections() == 5);
+            assertThat(report.join().get("items")).extracting(i -> i.get("callback").asText())
+                    .containsOnly("FAILED").hasSize(5);
         }
     }
 
-    /** What the retry queue's event source mapping sends: an SQS event. */
-    static String sqsEvent(String body) {
+    /** Takes the callback queue's message for {@code requestId}, leaving the others there. */
+    static Message receiveRedelivery(LocalAws aws, String requestId) {
+        String url = aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE);
+        try (SqsClient sqs = aws.newSqsClient()) {
+            return await().atMost(Duration.ofSeconds(20)).until(() -> {
+                Message match = null;
+                for (Message m : sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
+                        .messageSystemAttributeNames(MessageSystemAttributeName.MESSAGE_GROUP_ID)).messages()) {
+                    if (match == null && m.body().contains(requestId)) {
+                        match = m;
+                    } else {
+                        sqs.changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(m.receiptHandle())
+                                .visibilityTimeout(0));
+                    }
+                }
+                if (match != null) {
+                    String handle = match.receiptHandle();
+                    sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(handle));
+                }
+                return Optional.ofNullable(match);
+            }, Optional::isPresent).orElseThrow();
+        }
+    }
+
+    /** What the callback queue's event source mapping sends: an SQS event of these message bodies. */
+    static String sqsEvent(String... bodies) {
         var event = JobJson.mapper().createObjectNode();
-        event.putArray("Records").addObject().put("messageId", UUID.randomUUID().toString())
-                .put("receiptHandle", "rh").put("body", body).put("eventSource", "aws:sqs")
-                .put("eventSourceARN", "arn:aws:sqs:us-east-1:123456789012:gpupipe-callback-retry")
-                .put("awsRegion", "us-east-1");
+        var records = event.putArray("Records");
+        for (String body : bodies) {
+            records.addObject().put("messageId", UUID.randomUUID().toString())
+                    .put("receiptHandle", "rh").put("body", body).put("eventSource", "aws:sqs")
+                    .put("eventSourceARN", "arn:aws:sqs:us-east-1:123456789012:gpupipe-callback-retry")
+                    .put("awsRegion", "us-east-1");
+        }
         return event.toString();
     }
 
-    /** Tests reuse request ids; in AWS each id has exactly one result, so its delivery record starts empty. */
+    /** Plays the callback queue's event source mapping once: its messages for these ids, in one event. */
+    static JsonNode deliverQueued(LocalAws aws, String... requestIds) {
+        return invoke(sqsEvent(Arrays.stream(requestIds).map(id -> receiveRedelivery(aws, id).body())
+                .toArray(String[]::new)));
+    }
+
+    /**
+     * Tests reuse request ids; in AWS each id has exactly one result, so its delivery record starts empty, and no
+     * callback of it waits on the callback queue.
+     */
     static void forgetDeliveries(LocalAws aws) {
         try (S3Client s3 = aws.newS3Client()) {
             s3.listObjectsV2(b -> b.bucket(aws.bucket()).prefix(JobLayout.NOTIFICATIONS_PREFIX)).contents()
                     .forEach(o -> s3.deleteObject(b -> b.bucket(aws.bucket()).key(o.key())));
+        }
+        try (SqsClient sqs = aws.newSqsClient()) {
+            sqs.purgeQueue(b -> b.queueUrl(aws.queueUrl(LocalAws.CALLBACK_RETRY_QUEUE)));
         }
     }
 
@@ -189,6 +271,7 @@ class ResultNotifierHandlerTest {
         // given: S3 delivers events at least once, and Lambda retries a failed invocation with the same event
         putResult(succeeded(A, receiver.url("/hooks/ok")));
         invoke(sample("s3-result-succeeded.json"));
+        deliverQueued(aws, A);
 
         // when
         JsonNode again = invoke(sample("s3-result-succeeded.json"));
@@ -198,6 +281,15 @@ class ResultNotifierHandlerTest {
         assertThat(receiver.received()).hasSize(1);
         assertThat(again.at("/items/0/messageId").asText()).isEqualTo(sns.published().get(0).messageId());
         assertThat(again.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
+        assertThat(queuedCallbacks()).isZero();
+    }
+
+    private int queuedCallbacks() {
+        try (SqsClient sqs = aws.newSqsClient()) {
+            return Integer.parseInt(sqs.getQueueAttributes(b -> b.queueUrl(aws.queueUrl(
+                    LocalAws.CALLBACK_RETRY_QUEUE)).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                    .attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+        }
     }
 
     @Test
@@ -208,9 +300,10 @@ class ResultNotifierHandlerTest {
         // when
         JsonNode report = invoke(sample("s3-result-succeeded.json"));
 
-        // then: the report
+        // then: the report (the callback is handed to the callback queue, which delivers it)
         assertThat(report.get("notified").asInt()).isEqualTo(1);
-        assertThat(report.at("/items/0/callback").asText()).isEqualTo("DELIVERED");
+        assertThat(report.at("/items/0/callback").asText()).isEqualTo("QUEUED");
+        assertThat(deliverQueued(aws, A).at("/items/0/callback").asText()).isEqualTo("DELIVERED");
         // the SNS event: compact, on the success topic, filterable
         assertThat(sns.published()).hasSize(1);
         SnsStandIn.Published published = sns.published().get(0);
@@ -299,8 +392,14 @@ class ResultNotifierHandlerTest {
         putResult(JobResult.failed(job(H, receiver.url("/hooks/down")),
                 JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"), run(Tier.of("small")), DONE));
 
-        // when
+        // when: the records are notified, and the callback queue then tries its messages three times
         JsonNode report = invoke(sample("never-delivered/s3-results-batch.json"));
+        List<String> logged = lines.lines();
+        assertThat(receiver.received()).as("nothing sent within the S3 event's invocation").isEmpty();
+        List<JsonNode> tries = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            tries.add(deliverQueued(aws, C, H));
+        }
 
         // then: one line per record, in order
         assertThat(report.get("records").asInt()).isEqualTo(6);
@@ -309,8 +408,8 @@ class ResultNotifierHandlerTest {
         assertThat(report.get("failed").asInt()).isEqualTo(0);
         assertThat(report.get("items")).extracting(i -> i.get("outcome").asText(),
                 i -> i.path("callback").asText(null)).containsExactly(
-                tuple("notified", "DELIVERED"), tuple("skipped", null), tuple("skipped", null),
-                tuple("skipped", null), tuple("notified", "REFUSED"), tuple("notified", "FAILED"));
+                tuple("notified", "QUEUED"), tuple("skipped", null), tuple("skipped", null),
+                tuple("skipped", null), tuple("notified", "REFUSED"), tuple("notified", "QUEUED"));
         assertThat(report.at("/items/1/reason").asText()).isEqualTo("object is missing");
         assertThat(report.at("/items/2/reason").asText()).contains("not a JSON job result");
         assertThat(report.at("/items/3/reason").asText()).contains("not a results/{requestId}.json key");
@@ -318,20 +417,23 @@ class ResultNotifierHandlerTest {
         // SNS got the three results, each on its topic
         assertThat(sns.published()).extracting(SnsStandIn.Published::topicArn).containsExactly(
                 SUCCESS_TOPIC, SUCCESS_TOPIC, ERROR_TOPIC);
-        // the flaky receiver got three signed tries, the dead one exactly max-attempts (3), nothing went elsewhere
-        // (each try verifies, and all three carry the same webhook-id: the receiver's idempotency key)
+        // from the queue: the flaky receiver got three signed tries, the last delivered; the dead one three failed ones;
+        // nothing went elsewhere (each try verifies, and all carry the same webhook-id: the receiver's idempotency key)
+        assertThat(tries).extracting(t -> t.at("/items/0/callback").asText(), t -> t.at("/items/1/callback").asText())
+                .containsExactly(tuple("FAILED", "FAILED"), tuple("FAILED", "FAILED"), tuple("DELIVERED", "FAILED"));
         assertThat(receiver.received("/hooks/flaky")).hasSize(3)
                 .allSatisfy(call -> assertThat(call.verifiedBy(SECRET)).isTrue())
                 .extracting(CallbackReceiver.Received::webhookId).containsOnly(
                         CallbackSignature.messageId(aws.bucket(), C));
         assertThat(receiver.received("/hooks/down")).hasSize(3);
         assertThat(receiver.received()).hasSize(6);
-        // one structured log line per record
-        assertThat(lines.lines()).hasSize(6);
-        JsonNode flakyLine = JobJson.read(lines.lines().get(0), JsonNode.class);
-        assertThat(flakyLine.get("callbackAttempts").asInt()).isEqualTo(3);
-        JsonNode downLine = JobJson.read(lines.lines().get(5), JsonNode.class);
+        // one structured log line per record, and per message of the queue
+        assertThat(logged).hasSize(6);
+        assertThat(JobJson.read(logged.get(0), JsonNode.class).get("callback").asText()).isEqualTo("QUEUED");
+        assertThat(lines.lines()).hasSize(12);
+        JsonNode downLine = JobJson.read(lines.lines().get(11), JsonNode.class);
         assertThat(downLine.get("level").asText()).isEqualTo("WARN");
+        assertThat(downLine.get("callbackAttempts").asInt()).isEqualTo(1);
         assertThat(downLine.get("callbackHttpStatus").asText()).isEqualTo("500");
     }
 
@@ -404,6 +506,7 @@ class ResultNotifierHandlerTest {
 
         // then: the success topic and the signed callback, both saying cached
         assertThat(report.get("notified").asInt()).isEqualTo(1);
+        deliverQueued(aws, A);
         assertThat(sns.published()).hasSize(1);
         JsonNode event = JobJson.read(sns.published().get(0).message(), JsonNode.class);
         assertThat(event.path("requestId").asText()).isEqualTo(A);
@@ -416,7 +519,7 @@ class ResultNotifierHandlerTest {
         assertThat(calls.get(0).verifiedBy(SECRET)).isTrue();
     }
 
-    private static InferenceJob job(String id, String callbackUrl) {
+    static InferenceJob job(String id, String callbackUrl) {
         return new InferenceJob(id, Task.GENERATE, "What is Amazon ECS?", 64, 0.7, 1.0, null, null, null,
                 callbackUrl, null, DONE.minusSeconds(30));
     }
@@ -429,6 +532,12 @@ class ResultNotifierHandlerTest {
     static JobResult succeeded(String id, String callbackUrl) {
         return JobResult.succeeded(job(id, callbackUrl), JobResult.Output.text("Amazon ECS is a container service.",
                 JobResult.Usage.of(17, 9), "stop"), run(Tier.of("small")), DONE);
+    }
+
+    /** {@code owner}'s succeeded job, submitted over the API as {@code id} (so stored under its owned id). */
+    static JobResult succeeded(String id, String callbackUrl, Owner owner) {
+        return JobResult.succeeded(job(id, callbackUrl).submittedBy(owner), JobResult.Output.text(
+                "Amazon ECS is a container service.", JobResult.Usage.of(17, 9), "stop"), run(Tier.of("small")), DONE);
     }
 
     private void putResult(JobResult result) {

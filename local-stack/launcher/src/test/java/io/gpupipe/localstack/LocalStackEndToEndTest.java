@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localstack.console.TraceSpans;
@@ -18,17 +17,14 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.model.notify.CallbackKey;
-import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.serving.EmbeddedModels;
+import io.gpupipe.testsupport.CallbackReceiver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,8 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -335,30 +329,18 @@ class LocalStackEndToEndTest {
         assumeTrue(stack.functions().notifier().isPresent(),
                 "skipped: functions/result-notifier/target/function.zip not built");
         // given: a callback receiver on localhost (allow-listed for the local stack)
-        CompletableFuture<Map<String, String>> callback = new CompletableFuture<>();
-        HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        receiver.createContext("/hook", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            callback.complete(Map.of("body", body, "verified", String.valueOf(CallbackSignature.verify(
-                    CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET), exchange.getRequestHeaders()::getFirst, body,
-                    Instant.now(), CallbackSignature.DEFAULT_TOLERANCE))));
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        receiver.start();
         String id = UUID.randomUUID().toString();
-        try {
+        try (CallbackReceiver receiver = new CallbackReceiver()) {
             // when
             api.submit("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Call me back.\","
-                    + "\"callbackUrl\":\"http://localhost:" + receiver.getAddress().getPort() + "/hook\"}");
-            Map<String, String> received = callback.get(JOB_LIMIT.toSeconds(), TimeUnit.SECONDS);
+                    + "\"callbackUrl\":\"" + receiver.url("/hook") + "\"}");
+            awaitTrue(() -> !receiver.received("/hook").isEmpty(), "the callback for " + id);
+            CallbackReceiver.Received received = receiver.received("/hook").get(0);
             // then
-            assertThat(received.get("body")).contains(id).contains("succeeded");
-            assertThat(received.get("verified")).isEqualTo("true");
+            assertThat(received.body()).contains(id).contains("succeeded");
+            assertThat(received.verifiedBy(ComponentEnvironment.CALLBACK_SECRET)).isTrue();
             awaitTrue(() -> stack.standIns().sns().orElseThrow().published().stream()
                     .anyMatch(p -> p.message().contains(id)), "an SNS success message for " + id);
-        } finally {
-            receiver.stop(0);
         }
     }
 
@@ -377,19 +359,11 @@ class LocalStackEndToEndTest {
                 new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job()
                 .submittedBy(CallerIdentity.ANONYMOUS.owner()));
         awaitTrue(() -> objectExists(JobLayout.cacheEntryKey(key)), "the cache entry " + key.hex());
-        CompletableFuture<String> callback = new CompletableFuture<>();
-        HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        receiver.createContext("/cached", exchange -> {
-            callback.complete(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        receiver.start();
         String second = UUID.randomUUID().toString();
-        try {
+        try (CallbackReceiver receiver = new CallbackReceiver()) {
             // when: the same job under another requestId, with a callback
             ApiClient.Reply hit = api.submit("{\"requestId\":\"" + second + "\"," + body + ",\"callbackUrl\":"
-                    + "\"http://localhost:" + receiver.getAddress().getPort() + "/cached\"}");
+                    + "\"" + receiver.url("/cached") + "\"}");
             // then: answered at once, cached, from the first job, with its own audio
             assertThat(hit.status()).as(hit.body().toString()).isEqualTo(200);
             assertThat(hit.body().path("status").asText()).isEqualTo("succeeded");
@@ -401,13 +375,12 @@ class LocalStackEndToEndTest {
             assertThat(Wavs.parse(s3.getObjectAsBytes(b -> b.bucket(LocalAws.BUCKET).key(audioKey)).asByteArray())
                     .dataBytes()).isPositive();
             // and the notifier called back as for any result
-            String event = callback.get(JOB_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            awaitTrue(() -> !receiver.received("/cached").isEmpty(), "the callback for " + second);
+            String event = receiver.received("/cached").get(0).body();
             assertThat(JobJson.mapper().readTree(event).path("cached").asBoolean()).isTrue();
             assertThat(event).contains(second);
             awaitTrue(() -> stack.standIns().sns().orElseThrow().published().stream()
                     .anyMatch(p -> p.message().contains(second)), "an SNS success message for " + second);
-        } finally {
-            receiver.stop(0);
         }
         // and no worker ever saw it: its marker was never claimed, and no worker line names it
         assertThat(api.status(second).body().path("startedAt").isMissingNode()).isTrue();
@@ -499,14 +472,13 @@ class LocalStackEndToEndTest {
         assumeTrue(stack.events().batch().isPresent() && stack.functions().notifier().isPresent(), "skipped: functions/batch or "
                 + "functions/result-notifier not built");
         // given: a webhook receiver, and the OpenAI example file uploaded through the presigned PUT
-        CallbackReceiverOnLoopback hooks = new CallbackReceiverOnLoopback();
-        try (hooks) {
+        try (CallbackReceiver hooks = new CallbackReceiver()) {
             String input = upload(Files.readAllBytes(OPENAI_EXAMPLE));
 
             // when
             ApiClient.Reply created = api.post("/v1/batches", "{\"input_file_id\":\"" + input + "\",\"endpoint\":"
                     + "\"/v1/chat/completions\",\"completion_window\":\"24h\",\"callback_url\":\""
-                    + hooks.url() + "\"}");
+                    + hooks.url("/batch-hook") + "\"}");
             String id = created.body().path("id").asText();
             JsonNode done = api.awaitBatch(id, BATCH_LIMIT);
 
@@ -533,9 +505,11 @@ class LocalStackEndToEndTest {
                         "/response/body/choices/0/message/content").asText()).isNotBlank());
             }
             // and one batch event, on SNS and signed to the callback
-            awaitTrue(() -> hooks.received().size() == 1, "the batch callback");
-            assertThat(hooks.received().get(0).path("type").asText()).isEqualTo("batch.completed");
-            assertThat(hooks.verified()).isTrue();
+            awaitTrue(() -> hooks.received("/batch-hook").size() == 1, "the batch callback");
+            assertThat(hooks.received("/batch-hook").get(0).event().path("type").asText())
+                    .isEqualTo("batch.completed");
+            assertThat(hooks.received("/batch-hook")).allSatisfy(call -> assertThat(call.verifiedBy(
+                    ComponentEnvironment.CALLBACK_SECRET)).isTrue());
             assertThat(stack.standIns().sns().orElseThrow().published().stream().filter(p -> p.message().contains(id)))
                     .hasSize(1);
         }
@@ -647,44 +621,6 @@ class LocalStackEndToEndTest {
     /** The JSON lines of a presigned file link (none when the batch wrote no such file). */
     private List<JsonNode> download(String url) {
         return api.downloadLines(url);
-    }
-
-    /** A webhook receiver on loopback that checks each body's signature with the local stack's secret. */
-    private static final class CallbackReceiverOnLoopback implements AutoCloseable {
-        private final HttpServer server;
-        private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
-        private volatile boolean allVerified = true;
-
-        CallbackReceiverOnLoopback() throws IOException {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            server.createContext("/batch-hook", exchange -> {
-                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                allVerified &= CallbackSignature.verify(CallbackKey.of(ComponentEnvironment.CALLBACK_SECRET),
-                        exchange.getRequestHeaders()::getFirst, body, Instant.now(),
-                        CallbackSignature.DEFAULT_TOLERANCE);
-                bodies.add(JobJson.read(body, JsonNode.class));
-                exchange.sendResponseHeaders(204, -1);
-                exchange.close();
-            });
-            server.start();
-        }
-
-        String url() {
-            return "http://localhost:" + server.getAddress().getPort() + "/batch-hook";
-        }
-
-        List<JsonNode> received() {
-            return bodies;
-        }
-
-        boolean verified() {
-            return allVerified;
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
-        }
     }
 
     /** Where the job the API's anonymous caller (no token) submitted as {@code clientId} is stored. */

@@ -6,10 +6,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Durable redelivery of a callback whose in-invocation attempts failed: a message on the callback retry queue,
- * delayed {@code firstDelay} × 2^(n−1) before redelivery n, capped at SQS's largest per-message delay (900 s, the
- * DelaySeconds maximum in the SQS API reference), until {@code giveUpAfter} has passed since the first failure; then
- * the callback is undeliverable. Defaults (30 s, 24 h) give ~100 redeliveries, every 15 minutes after the first hour.
+ * Durable delivery of a callback from the callback queue: the first delivery (n = 0) arrives at once; after a failed
+ * attempt, redelivery n is delayed {@code firstDelay} × 2^(n−1), capped at SQS's largest per-message delay (900 s, the
+ * DelaySeconds maximum in the SQS API reference), until {@code giveUpAfter} has passed since the callback was queued;
+ * then the callback is undeliverable. Defaults (30 s, 24 h) give ~100 redeliveries, every 15 minutes after the first hour.
  */
 public record CallbackRedelivery(Duration firstDelay, Duration giveUpAfter) {
     /** SQS SendMessage DelaySeconds: 0 to 900. */
@@ -31,7 +31,11 @@ public record CallbackRedelivery(Duration firstDelay, Duration giveUpAfter) {
         return now.plus(capped).isAfter(firstFailure.plus(giveUpAfter)) ? Optional.empty() : Optional.of(capped);
     }
 
-    /** The retry queue's message: which result's callback to deliver, and how often it has been redelivered. */
+    /**
+     * The callback queue's message: which result's callback to deliver, and how often it has been redelivered (0: the
+     * first delivery). {@code firstFailedAt} is when the callback was handed to the queue, where its give-up window
+     * starts (the name is kept from when only failed callbacks were queued, so messages in flight still read).
+     */
     public record Message(String bucket, String key, String requestId, int redelivery, Instant firstFailedAt) {
         public Message {
             Objects.requireNonNull(bucket, "bucket");
