@@ -32,6 +32,11 @@ final class JobSlotQuota implements JobQuota {
     /** Contenders for the last free slots pause a random while below a cap that doubles from 10 to 100 ms. */
     private static final RetryPolicy CONTENTION = RetryPolicy.exponential(RetryPolicy.UNLIMITED,
             Duration.ofMillis(10), Duration.ofMillis(100)).withJitter(RetryPolicy.Jitter.FULL);
+    /**
+     * Free slots of one listing tried before listing again: concurrent submissions race for the same free slots, and
+     * past a few lost races the listing is stale.
+     */
+    private static final int CLAIMS_PER_LISTING = 3;
     /** Callers whose last re-check minute is remembered; beyond it, minutes gone by are forgotten. */
     private static final int REMEMBERED_CALLERS = 10_000;
 
@@ -72,7 +77,7 @@ final class JobSlotQuota implements JobQuota {
             if (free.isEmpty()) {
                 return new Admission.Refused(limit.max(), limit.retryAfter());
             }
-            for (int i = 0; i < free.size() && claimed.isEmpty(); i++) {
+            for (int i = 0; i < Math.min(free.size(), CLAIMS_PER_LISTING) && claimed.isEmpty(); i++) {
                 claimed = claim(owner, free.get(i), holder);
             }
             if (claimed.isEmpty()) {
