@@ -193,6 +193,7 @@ class CallerJobLimitTest {
         String id = UUID.randomUUID().toString();
         assertThat(service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", owner))
                 .isInstanceOf(SubmitOutcome.Accepted.class);
+        clock.advance(Duration.ofSeconds(1));
         assertThat(service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", owner))
                 .isInstanceOf(SubmitOutcome.Duplicate.class);
 
