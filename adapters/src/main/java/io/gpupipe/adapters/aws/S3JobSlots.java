@@ -2,7 +2,7 @@ package io.gpupipe.adapters.aws;
 
 import io.gpupipe.jobs.port.JobSlots;
 import io.gpupipe.jobs.quota.QuotaKind;
-import io.gpupipe.jobs.quota.SlotHolder;
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.owner.Owner;
 import java.util.Optional;

@@ -2,11 +2,11 @@ package io.gpupipe.adapters.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.jobs.quota.JobQuota;
 import io.gpupipe.jobs.quota.JobSlotReleases;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
-import io.gpupipe.jobs.quota.SlotHolder;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -60,7 +61,7 @@ class JobQuotaTest {
         aws.close();
     }
 
-    @org.junit.jupiter.api.BeforeEach
+    @BeforeEach
     void setUp() {
         store = new S3JobStore(s3, aws.bucket());
         slots = new S3JobSlots(s3, aws.bucket());

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.adapters.RecordingJsonLines;
 import io.gpupipe.adapters.aws.S3JobSlots;
 import io.gpupipe.adapters.aws.S3JobStore;
-import io.gpupipe.jobs.quota.SlotHolder;
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;

@@ -1,6 +1,5 @@
 package io.gpupipe.jobs.port;
 
-import io.gpupipe.jobs.quota.SlotHolder;
 import io.gpupipe.model.owner.Owner;
 import java.util.Optional;
 import java.util.SortedSet;

@@ -3,6 +3,7 @@ package io.gpupipe.jobs.quota;
 import io.gpupipe.jobs.port.JobSlots;
 import io.gpupipe.jobs.port.JobSlots.StoredSlot;
 import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.QuotaSlot;

@@ -5,6 +5,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.gpupipe.jobs.port.JobSlots.StoredSlot;
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.QuotaSlot;

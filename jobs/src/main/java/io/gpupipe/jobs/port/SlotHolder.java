@@ -1,4 +1,4 @@
-package io.gpupipe.jobs.quota;
+package io.gpupipe.jobs.port;
 
 import java.time.Instant;
 
