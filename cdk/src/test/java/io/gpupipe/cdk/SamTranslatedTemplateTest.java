@@ -63,9 +63,10 @@ class SamTranslatedTemplateTest {
                     "if UseBedrock: bedrock:InvokeModel arn:${AWS::Partition}:bedrock:${AWS::Region}:"
                             + "${AWS::AccountId}:inference-profile/${BedrockModelId}",
                     "if UseWake: lambda:InvokeFunction ${ScalingMetricFunction.Arn}",
-                    // each caller's ledgers of unfinished jobs and batches (docs/security.md): read, then written
-                    // over the version read
+                    // each caller's limits (docs/security.md): job slots claimed create-only, read and freed
+                    // If-Match; the ledger of unfinished batches read, then written over the version read
                     "s3:GetObject " + BUCKET + "/quotas/*", "s3:PutObject " + BUCKET + "/quotas/*",
+                    "s3:DeleteObject " + BUCKET + "/quotas/*",
                     // GET /v1/usage: settled days' summaries read, or made once
                     "s3:GetObject " + BUCKET + "/usage/summaries/*", "s3:PutObject " + BUCKET + "/usage/summaries/*"),
             "ResultNotifierFunction", String.join("|", LOGS, "sqs:SendMessage ${FunctionFailureQueue.Arn}",
@@ -81,8 +82,10 @@ class SamTranslatedTemplateTest {
                     "sqs:SendMessage ${CallbackRetryQueue.Arn}", "sqs:ReceiveMessage ${CallbackRetryQueue.Arn}",
                     "sqs:DeleteMessage ${CallbackRetryQueue.Arn}", "sqs:GetQueueAttributes ${CallbackRetryQueue.Arn}",
                     "secretsmanager:GetSecretValue ${CallbackSecret}", KMS_IF_SET,
-                    // releases from the callers' ledgers when a result or a batch's final record lands
+                    // releases when a result or a batch's final record lands: the slot the job's marker names,
+                    // the batch's ledger entry
                     "s3:GetObject " + BUCKET_BY_NAME + "/quotas/*", "s3:PutObject " + BUCKET_BY_NAME + "/quotas/*",
+                    "s3:DeleteObject " + BUCKET_BY_NAME + "/quotas/*", "s3:GetObject " + BUCKET_BY_NAME + "/jobs/*",
                     // one usage record per result; a late one takes its day's summary back
                     "s3:PutObject " + BUCKET_BY_NAME + "/usage/records/*",
                     "s3:DeleteObject " + BUCKET_BY_NAME + "/usage/summaries/*"),

@@ -13,6 +13,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.QuotaSlot;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
@@ -50,8 +51,10 @@ public final class JobSubmitter {
     /**
      * {@code afterMarkerWritten} runs between a marker write and its send (the router's fault-injection hook);
      * {@code shortcut} may answer a single job once its marker is claimed (so a hit never answers for a requestId
-     * another request holds), and {@code quota} counts a single job that is to be sent (a hit is already finished:
-     * it is not counted). A chunk's jobs ({@link #submitAll}) are always sent, and never counted. Built once, with
+     * another request holds), and {@code quota} counts a single job before anything of it is written (so a refusal
+     * writes nothing: accepted is the slot, the marker and the send), its marker naming the slot it holds; a hit (already
+     * finished), a resubmission (its first submission holds a slot) and a job taken back give the slot back. A
+     * caller at its limit is refused before its requestId is read, a resubmission too. A chunk's jobs ({@link #submitAll}) are always sent, and never counted. Built once, with
      * every collaborator: see {@link JobLifecycle}.
      */
     public JobSubmitter(JobStore store, JobQueue queue, Clock clock, Consumer<String> afterMarkerWritten,
@@ -67,35 +70,46 @@ public final class JobSubmitter {
     /**
      * One job: {@link SubmitOutcome.Accepted} once sent, {@link SubmitOutcome.Cached} when the shortcut answered
      * it, {@link SubmitOutcome.Duplicate} for a resubmission, {@link SubmitOutcome.QuotaExceeded} when its owner is
-     * at the limit, {@link SubmitOutcome.Unavailable} when it could not be enqueued (in both, its marker taken back
-     * when possible).
+     * at the limit (nothing written), {@link SubmitOutcome.Unavailable} when it could not be enqueued (its marker taken
+     * back when possible, and then its slot given back).
      *
      * @throws QueueRejectedMessageException when SQS refused the message (a bug: the marker was taken back)
      * @throws StoreUnavailableException when the marker or the owner's count could not be written
      */
     public SubmitOutcome submit(InferenceJob job, RoutingDecision decision) {
         JobStore store = job.owner() == null ? this.store : this.store.ownedBy(new Owner(job.owner()));
-        Claim claim = claim(store, job, decision.tier());
+        JobQuota.Admission admission = quota.admit(job);
+        if (admission instanceof JobQuota.Admission.Refused refused) {
+            LOG.infof("%s refused: its owner has %d unfinished jobs", job.requestId(), refused.limit());
+            return new SubmitOutcome.QuotaExceeded(job.visibleRequestId(), refused.limit(), refused.retryAfter());
+        }
+        Optional<QuotaSlot> slot = ((JobQuota.Admission.Admitted) admission).slot();
+        Claim claim;
+        try {
+            claim = claim(store, job, decision.tier(), slot);
+        } catch (StoreUnavailableException e) {
+            slot.ifPresent(held -> quota.giveBack(job, held));
+            throw e;
+        }
         if (claim instanceof Claim.Settled settled) {
+            // a resubmission: the job holds the slot its first submission claimed
+            slot.ifPresent(held -> quota.giveBack(job, held));
             return settled.outcome();
         }
         Optional<JobResult> answered = shortcut.answer(job, decision.tier());
         if (answered.isPresent()) {
+            slot.ifPresent(held -> quota.giveBack(job, held));
             JobState marker = JobState.queued(job, decision.tier(), job.submittedAt());
             return new SubmitOutcome.Cached(JobView.of(job.key(), Optional.of(marker), answered).orElseThrow());
         }
         String markerETag = ((Claim.Created) claim).markerETag();
-        Optional<SubmitOutcome.QuotaExceeded> refused = admit(store, job, markerETag);
-        if (refused.isPresent()) {
-            return refused.get();
-        }
         afterMarkerWritten.accept(job.requestId());
         try {
             queue.send(job, decision.tier());
         } catch (QueueUnavailableException | StoreUnavailableException | QueueRejectedMessageException e) {
             LOG.errorf("enqueue failed, taking back the marker of %s: %s", job.requestId(), e.getMessage());
             if (takeBackMarker(store, job.requestId(), markerETag)) {
-                quota.release(job);
+                slot.ifPresent(held -> quota.giveBack(job, held));
             }
             if (e instanceof QueueRejectedMessageException rejected) {
                 throw rejected;
@@ -147,7 +161,7 @@ public final class JobSubmitter {
 
     private Claim claimOrUnavailable(RoutedJob routed) {
         try {
-            return claim(store, routed.job(), routed.decision().tier());
+            return claim(store, routed.job(), routed.decision().tier(), Optional.empty());
         } catch (StoreUnavailableException e) {
             LOG.errorf("cannot submit %s: %s", routed.job().requestId(), e.getMessage());
             return new Claim.Settled(unavailable(routed.job(), routed.decision().tier()));
@@ -163,8 +177,9 @@ public final class JobSubmitter {
         }
     }
 
-    private Claim claim(JobStore store, InferenceJob job, Tier tier) {
-        JobState marker = JobState.queued(job, tier, clock.instant());
+    /** Claims the job's marker, naming the {@code slot} of its owner's limit that it holds. */
+    private Claim claim(JobStore store, InferenceJob job, Tier tier, Optional<QuotaSlot> slot) {
+        JobState marker = JobState.queued(job, tier, clock.instant()).holding(slot.orElse(null));
         Retry retry = StoreRetries.CONFIGURED.changedMarkers().start();
         do {
             Optional<String> created = store.createMarker(marker);
@@ -231,25 +246,6 @@ public final class JobSubmitter {
     private static SubmitOutcome unavailable(InferenceJob job, Tier tier) {
         return new SubmitOutcome.Unavailable(job.visibleRequestId(), "the " + tier.wireName()
                 + " queue is unavailable; the job was not accepted, retry later");
-    }
-
-    /** Counts the claimed job against its owner's limit; refused (or failing), its marker is taken back. */
-    private Optional<SubmitOutcome.QuotaExceeded> admit(JobStore store, InferenceJob job, String markerETag) {
-        Optional<SubmitOutcome.QuotaExceeded> refused;
-        try {
-            refused = quota.admit(job).map(limit -> new SubmitOutcome.QuotaExceeded(job.visibleRequestId(),
-                    limit.limit(), limit.retryAfter()));
-        } catch (StoreUnavailableException e) {
-            LOG.errorf("cannot count %s against its owner's limit, taking back its marker: %s", job.requestId(),
-                    e.getMessage());
-            takeBackMarker(store, job.requestId(), markerETag);
-            throw e;
-        }
-        if (refused.isPresent()) {
-            LOG.infof("%s refused: its owner has %d unfinished jobs", job.requestId(), refused.get().limit());
-            takeBackMarker(store, job.requestId(), markerETag);
-        }
-        return refused;
     }
 
     /**

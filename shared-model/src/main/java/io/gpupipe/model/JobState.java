@@ -8,7 +8,8 @@ import java.time.Instant;
  * The job marker at {@code jobs/{id}.json}: written {@code queued} by the router (create-only), then rewritten
  * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}. A
  * batch line's marker names its {@code batch}, so that such a job is cancelled only with its batch. It names its
- * {@code owner} and, for a job submitted over the API, the {@code clientRequestId} its client knows it by.
+ * {@code owner} and, for a job submitted over the API, the {@code clientRequestId} its client knows it by, and the
+ * {@code quotaSlot} it holds of its owner's limit (none when nothing counts it), which every rewrite keeps.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobState(
@@ -23,7 +24,8 @@ public record JobState(
         String requestDigest,
         BatchMember batch,
         String owner,
-        String clientRequestId) {
+        String clientRequestId,
+        QuotaSlot quotaSlot) {
 
     public JobState {
         if (requestId == null || status == null) {
@@ -32,6 +34,14 @@ public record JobState(
         if (status != JobStatus.QUEUED && status != JobStatus.RUNNING && status != JobStatus.CANCELLED) {
             throw new IllegalArgumentException("a marker is queued, running or cancelled, not " + status.wireName());
         }
+    }
+
+    /** A marker that holds no slot of a limit. */
+    public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
+                    Instant startedAt, String taskArn, String requestDigest, BatchMember batch, String owner,
+                    String clientRequestId) {
+        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest, batch, owner,
+                clientRequestId, null);
     }
 
     /** A marker of no owner (markers written before owners existed read this way too). */
@@ -68,7 +78,7 @@ public record JobState(
 
     public JobState running(String taskArn, Instant now) {
         return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest,
-                batch, owner, clientRequestId);
+                batch, owner, clientRequestId, quotaSlot);
     }
 
     /**
@@ -80,12 +90,18 @@ public record JobState(
             throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
         }
         return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest,
-                batch, owner, clientRequestId);
+                batch, owner, clientRequestId, quotaSlot);
     }
 
     public JobState cancelled(Instant now) {
         return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn,
-                requestDigest, batch, owner, clientRequestId);
+                requestDigest, batch, owner, clientRequestId, quotaSlot);
+    }
+
+    /** The same marker, holding {@code slot} of its owner's limit (null: none). */
+    public JobState holding(QuotaSlot slot) {
+        return new JobState(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest,
+                batch, owner, clientRequestId, slot);
     }
 
     /** Only a job that no worker has started can be cancelled. */

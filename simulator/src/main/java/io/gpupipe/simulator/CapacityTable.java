@@ -8,15 +8,15 @@ import java.util.Locale;
  * Scale on paper: what each AWS resource sees per accepted job, times a rate of accepted jobs, against its limit.
  * The per-job calls are counted on the code's paths for a text job without callback or cache, polled once:
  * <ul>
- *   <li>router, {@code POST /v1/jobs} (JobSubmitter): marker create-only PUT {@code jobs/}, the caller's ledger GET
- *   and conditional PUT {@code quotas/} (JobQuota, uncontended), SendMessage to the tier queue;</li>
+ *   <li>router, {@code POST /v1/jobs} (JobSubmitter): the caller's slot create-only PUT {@code quotas/} (JobQuota, the
+ *   first slot tried free), marker create-only PUT {@code jobs/}, SendMessage to the tier queue;</li>
  *   <li>router, {@code GET /v1/jobs/{id}}: marker GET {@code jobs/}, result GET {@code results/};</li>
  *   <li>worker (JobProcessor): marker GET and conditional PUT (RUNNING) {@code jobs/}, result HEAD and create-only PUT
  *   {@code results/}; ReceiveMessage and DeleteMessageBatch of 10 (0.3 calls per job measured,
  *   docs/benchmarks.md);</li>
  *   <li>result notifier (ResultNotifier): result GET {@code results/}, delivery record GET and PUT
- *   {@code notifications/}, SNS Publish, the ledger GET and conditional PUT {@code quotas/} (the release), usage record
- *   create-only PUT {@code usage/}.</li>
+ *   {@code notifications/}, SNS Publish, the release: marker GET {@code jobs/} and the slot's conditional DELETE
+ *   {@code quotas/} (JobSlotReleases), usage record create-only PUT {@code usage/}.</li>
  * </ul>
  * Function durations are the sum of their calls at a region's latencies (S3 GET 20 ms, PUT 30 ms, SQS and SNS 10 and
  * 20 ms) plus 5 ms of their own: concurrency is rate × duration (Little's law).
@@ -28,11 +28,9 @@ final class CapacityTable {
     static final double SQS_CALL = 0.010;
     static final double SNS_CALL = 0.020;
     static final double OWN = 0.005;
-    static final double ROUTER_POST_SECONDS = S3_PUT + S3_GET + S3_PUT + SQS_CALL + OWN;
+    static final double ROUTER_POST_SECONDS = S3_PUT + S3_PUT + SQS_CALL + OWN;
     static final double ROUTER_GET_SECONDS = S3_GET + S3_GET + OWN;
     static final double NOTIFIER_SECONDS = S3_GET + S3_GET + SNS_CALL + S3_PUT + S3_GET + S3_PUT + S3_PUT + OWN;
-    /** Admissions per second one caller's ledger takes (one object, compare-and-swap) at S3's latencies. */
-    static final double ONE_CALLER_ADMISSIONS = 20;
 
     /** Whose limit it is: a setting of this deployment, an AWS service quota, or this design's own ceiling. */
     enum Kind {
@@ -73,23 +71,21 @@ final class CapacityTable {
                 new Resource(Kind.QUOTA, "Lambda concurrency, account (router + notifier)", "concurrent",
                         ROUTER_POST_SECONDS + ROUTER_GET_SECONDS + NOTIFIER_SECONDS, 1_000,
                         "Lambda quotas: 1,000 concurrent executions per Region", "Service Quotas increase"),
-                new Resource(Kind.DESIGN, "One caller's ledger quotas/{owner}/jobs.json", "admissions/s", 1,
-                        ONE_CALLER_ADMISSIONS,
-                        "compare-and-swap on one object at S3 latencies",
-                        "an admission store that does not serialize a caller (see Security)"),
+                new Resource(Kind.DESIGN, "One caller's slots quotas/{owner}/jobs/slots/ (claim, free)", "req/s", 2,
+                        3_500, "all of a caller's slots under one prefix: S3's 3,500 PUT/DELETE per second per "
+                                + "partitioned prefix", "S3 partitions a busy prefix by itself (503 SlowDown "
+                                + "meanwhile); slot keys spread over more prefixes per caller"),
                 new Resource(Kind.QUOTA, "S3 jobs/ PUT (marker, RUNNING)", "PUT/s", 2, 3_500,
                         "S3: 3,500 PUT per second per partitioned prefix", "S3 partitions a busy prefix by itself "
                                 + "(503 SlowDown meanwhile); keys are random ids after jobs/"),
-                new Resource(Kind.QUOTA, "S3 jobs/ GET (worker, poll)", "GET/s", 2, 5_500,
+                new Resource(Kind.QUOTA, "S3 jobs/ GET (worker, poll, release)", "GET/s", 3, 5_500,
                         "S3: 5,500 GET/HEAD per second per partitioned prefix", "as above"),
                 new Resource(Kind.QUOTA, "S3 results/ GET + HEAD (worker, notifier, poll)", "GET/s", 3, 5_500,
                         "S3: 5,500 GET/HEAD per second per partitioned prefix", "as above"),
                 new Resource(Kind.QUOTA, "S3 results/ PUT", "PUT/s", 1, 3_500, "S3: 3,500 PUT per second per prefix",
                         "as above"),
-                new Resource(Kind.QUOTA, "S3 quotas/ PUT (admission, release)", "PUT/s", 2, 3_500,
-                        "S3: 3,500 PUT per second per prefix", "as above (keys spread by owner hash)"),
-                new Resource(Kind.QUOTA, "S3 quotas/ GET", "GET/s", 2, 5_500, "S3: 5,500 GET per second per prefix",
-                        "as above"),
+                new Resource(Kind.QUOTA, "S3 quotas/ PUT + DELETE (slot claimed, freed)", "req/s", 2, 3_500,
+                        "S3: 3,500 PUT/DELETE per second per prefix", "as above (keys spread by owner hash)"),
                 new Resource(Kind.QUOTA, "S3 notifications/ PUT", "PUT/s", 1, 3_500,
                         "S3: 3,500 PUT per second per prefix",
                         "as above"),

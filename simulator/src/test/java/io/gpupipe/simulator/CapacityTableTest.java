@@ -33,8 +33,8 @@ class CapacityTableTest {
 
     @Test
     void functionDurations_shouldBeTheSumOfTheirCallsOnThePath() {
-        // then: POST = marker PUT + ledger GET + ledger PUT + SendMessage + own; notifier = 4 GETs-or-publish + 3 PUTs
-        assertThat(CapacityTable.ROUTER_POST_SECONDS).isCloseTo(0.095, org.assertj.core.data.Offset.offset(1e-9));
+        // then: POST = slot PUT + marker PUT + SendMessage + own; notifier = 4 GETs-or-publish + 3 PUTs-or-DELETE
+        assertThat(CapacityTable.ROUTER_POST_SECONDS).isCloseTo(0.075, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(CapacityTable.NOTIFIER_SECONDS).isCloseTo(0.175, org.assertj.core.data.Offset.offset(1e-9));
     }
 }

@@ -7,6 +7,7 @@ import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.io.InputStream;
 import java.net.URL;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
@@ -123,6 +125,19 @@ public final class S3Objects {
     /** The size of the object at {@code key} (HeadObject), or empty when there is none. */
     public Optional<Long> size(String key) {
         return readIfThere("read", key, true, () -> s3.headObject(b -> b.bucket(bucket).key(key)).contentLength());
+    }
+
+    /**
+     * Up to {@code max} keys under {@code prefix} that sort after {@code startAfter} (null: from the first), in key
+     * order: one ListObjectsV2 call (S3 answers at most 1,000 keys per call).
+     */
+    public List<String> keys(String prefix, String startAfter, int max) {
+        try {
+            return s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix).startAfter(startAfter).maxKeys(max))
+                    .contents().stream().map(S3Object::key).toList();
+        } catch (SdkException e) {
+            throw unavailable("list", prefix, e);
+        }
     }
 
     /** A presigned GET of {@code key}, valid for {@code ttl} (signed locally: no call to S3). */

@@ -2,10 +2,11 @@ package io.gpupipe.adapters.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.JobSlotReleases;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
-import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.InferenceJob;
@@ -13,6 +14,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
+import io.gpupipe.model.QuotaSlot;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
@@ -20,27 +22,32 @@ import io.gpupipe.model.owner.Owner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.TreeMap;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The router's limit on unfinished jobs when releases were lost: a full ledger's oldest entries are re-checked
- * against the real store (S3Proxy) before a 429, and a job that has a result, was cancelled or has no marker frees
- * its slot; a job still queued does not.
+ * The router's limit on unfinished jobs as slots on the real store (S3Proxy): a refused caller's slots are re-checked,
+ * and a slot whose job has a result, was cancelled, has no marker long after its admission, or whose marker names
+ * another slot is freed; a slot of a job still queued is not. Releases free only the version of the slot their job
+ * wrote: repeated and stale events free nothing.
  */
 class JobQuotaTest {
     private static final Tier SMALL = Tier.of("small");
+    private static final Instant NOW = Instant.parse("2026-12-04T10:00:00Z");
     private static LocalAws aws;
     private static S3Client s3;
 
     private final Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString())
             .owner();
+    private S3JobStore store;
+    private S3JobSlots slots;
 
     @BeforeAll
     static void start() {
@@ -54,73 +61,91 @@ class JobQuotaTest {
         aws.close();
     }
 
+    @BeforeEach
+    void setUp() {
+        store = new S3JobStore(s3, aws.bucket());
+        slots = new S3JobSlots(s3, aws.bucket());
+    }
+
     @Test
     void admit_shouldFreeTheSlotsOfJobsThatEnded_whenTheirReleasesWereLost() {
-        // given: a full ledger (3) of jobs that ended without a release: a result, a cancel, a marker taken back
-        S3JobStore store = new S3JobStore(s3, aws.bucket());
-        InferenceJob finished = queued(store);
+        // given: every slot (4) held by a job that ended without a release: a result, a cancel, a marker taken back
+        // (none, 20 minutes after its admission), and an orphan of a resubmission (its marker names another slot)
+        InferenceJob finished = held(0, true);
         putResult(JobResult.failed(finished, JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"),
-                new JobResult.Provenance(SMALL, "m", "1", "t", 1, 1L, 1L), Instant.now()));
-        InferenceJob cancelled = queued(store);
-        JobState marker = store.readMarker(cancelled.requestId()).orElseThrow().state();
-        putMarker(marker.cancelled(Instant.now()));
-        String takenBack = job().requestId();
-        JobQuota quota = quota(store, 3);
-        fill(finished.requestId(), cancelled.requestId(), takenBack);
+                new JobResult.Provenance(SMALL, "m", "1", "t", 1, 1L, 1L), NOW));
+        InferenceJob cancelled = held(1, true);
+        putMarker(store.readMarker(cancelled.requestId()).orElseThrow().state().cancelled(NOW));
+        held(2, false);
+        InferenceJob resubmitted = held(3, true);
+        putMarker(store.readMarker(resubmitted.requestId()).orElseThrow().state().holding(new QuotaSlot(7, "\"x\"")));
 
         // when
-        boolean admitted = quota.admit(job()).isEmpty();
+        JobQuota.Admission admission = quota(4, NOW.plus(Duration.ofMinutes(20))).admit(job());
 
-        // then: admitted, and the three ended jobs no longer counted
-        assertThat(admitted).isTrue();
-        assertThat(ledger().admitted()).hasSize(1).doesNotContainKeys(finished.requestId(), cancelled.requestId(),
-                takenBack);
+        // then: admitted; one slot held (the new job's), the four ended jobs' freed
+        assertThat(admission).isInstanceOf(JobQuota.Admission.Admitted.class);
+        assertThat(slotKeys()).hasSize(1);
     }
 
     @Test
-    void admit_shouldRefuseWithTheLimit_whenTheOldestJobsAreStillQueued() {
-        // given
-        S3JobStore store = new S3JobStore(s3, aws.bucket());
-        fill(queued(store).requestId(), queued(store).requestId());
-        JobQuota quota = quota(store, 2);
+    void admit_shouldRefuseWithTheLimit_whenTheJobsHoldingEverySlotAreStillQueued() {
+        // given: two queued jobs, and a submission that has claimed its slot but not yet written its marker
+        held(0, true);
+        held(1, true);
+        held(2, false);
 
-        // when, then
-        assertThat(quota.admit(job())).hasValueSatisfying(refused -> {
-            assertThat(refused.limit()).isEqualTo(2);
-            assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(30));
-        });
-        assertThat(ledger().size()).isEqualTo(2);
+        // when
+        JobQuota.Admission admission = quota(3, NOW.plus(Duration.ofMinutes(5))).admit(job());
+
+        // then
+        assertThat(admission).isEqualTo(new JobQuota.Admission.Refused(3, Duration.ofSeconds(30)));
+        assertThat(slotKeys()).hasSize(3);
     }
 
-    private JobQuota quota(S3JobStore store, int limit) {
-        return JobQuota.perCaller(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), Clock.systemUTC(),
-                Duration.ofSeconds(10)), new OwnerQuotas.Limit(limit, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
-                store);
+    @Test
+    void release_shouldFreeOnlyTheVersionItsJobWrote_whenEventsRepeatOrComeLate() {
+        // given: job A held slot 0 and ended; its release ran, and job B has claimed slot 0 since
+        JobSlotReleases releases = new JobSlotReleases(slots, store);
+        InferenceJob a = held(0, true);
+        releases.release(owner, a.requestId());
+        assertThat(slotKeys()).isEmpty();
+        InferenceJob b = held(0, true);
+
+        // when: A's event is delivered again (a duplicate, now stale)
+        releases.release(owner, a.requestId());
+
+        // then: B still holds slot 0; B's own release frees it, and a repeat of it changes nothing
+        assertThat(slots.read(owner, 0)).hasValueSatisfying(slot -> assertThat(slot.holder().jobId())
+                .isEqualTo(b.requestId()));
+        releases.release(owner, b.requestId());
+        releases.release(owner, b.requestId());
+        assertThat(slotKeys()).isEmpty();
+    }
+
+    private JobQuota quota(int limit, Instant now) {
+        return JobQuota.perCaller(slots, store, new OwnerQuotas.Limit(limit, Duration.ofDays(15), 8,
+                Duration.ofSeconds(30)), Clock.fixed(now, ZoneOffset.UTC), Duration.ofSeconds(10));
     }
 
     private InferenceJob job() {
         return new InferenceJob(UUID.randomUUID().toString(), Task.GENERATE, "Hi", 8, 0.0, 1.0, null, null, null,
-                null, null, Instant.now()).submittedBy(owner);
+                null, null, NOW).submittedBy(owner);
     }
 
-    private InferenceJob queued(S3JobStore store) {
+    /** A job admitted at NOW holding slot {@code number}, and its queued marker naming it when {@code marker}. */
+    private InferenceJob held(int number, boolean marker) {
         InferenceJob job = job();
-        store.createMarker(JobState.queued(job, SMALL, Instant.now())).orElseThrow();
+        String eTag = slots.claim(owner, number, new SlotHolder(job.requestId(), NOW)).orElseThrow();
+        if (marker) {
+            store.createMarker(JobState.queued(job, SMALL, NOW).holding(new QuotaSlot(number, eTag))).orElseThrow();
+        }
         return job;
     }
 
-    private void fill(String... ids) {
-        Map<String, Long> admitted = new TreeMap<>();
-        long at = Instant.now().getEpochSecond() - ids.length;
-        for (String id : ids) {
-            admitted.put(id, at++);
-        }
-        new S3QuotaLedgers(s3, aws.bucket()).create(owner, QuotaKind.JOBS, new UnfinishedLedger(admitted))
-                .orElseThrow();
-    }
-
-    private UnfinishedLedger ledger() {
-        return new S3QuotaLedgers(s3, aws.bucket()).read(owner, QuotaKind.JOBS).orElseThrow().ledger();
+    private List<String> slotKeys() {
+        return s3.listObjectsV2(b -> b.bucket(aws.bucket()).prefix(QuotaKind.JOBS.slotPrefix(owner))).contents()
+                .stream().map(o -> o.key()).toList();
     }
 
     private void putResult(JobResult result) {

@@ -4,11 +4,14 @@ import io.gpupipe.adapters.DeliveryLedger;
 import io.gpupipe.adapters.ResultStore;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3DeliveryLedger;
+import io.gpupipe.adapters.aws.S3JobSlots;
+import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.S3ResultStore;
 import io.gpupipe.adapters.aws.S3UsageStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.jobs.LineLedger;
+import io.gpupipe.jobs.quota.JobSlotReleases;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaReleases;
 import jakarta.enterprise.inject.Produces;
@@ -37,7 +40,17 @@ public class NotifierBeans {
     @Produces
     @Singleton
     QuotaReleases quotaReleases(S3Client s3, Clock clock, NotifierConfig config) {
-        return bucket -> new OwnerQuotas(new S3QuotaLedgers(s3, bucket), clock, config.quotaContention());
+        return new QuotaReleases() {
+            @Override
+            public OwnerQuotas in(String bucket) {
+                return new OwnerQuotas(new S3QuotaLedgers(s3, bucket), clock, config.quotaContention());
+            }
+
+            @Override
+            public JobSlotReleases jobsIn(String bucket) {
+                return new JobSlotReleases(new S3JobSlots(s3, bucket), new S3JobStore(s3, bucket));
+            }
+        };
     }
 
     @Produces

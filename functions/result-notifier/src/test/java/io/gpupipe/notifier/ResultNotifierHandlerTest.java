@@ -9,10 +9,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.adapters.RecordingJsonLines;
-import io.gpupipe.adapters.aws.S3QuotaLedgers;
-import io.gpupipe.jobs.port.QuotaLedgers;
-import io.gpupipe.jobs.quota.QuotaKind;
-import io.gpupipe.jobs.quota.UnfinishedLedger;
+import io.gpupipe.adapters.aws.S3JobSlots;
+import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
@@ -25,6 +24,8 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.QuotaSlot;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
@@ -334,13 +335,14 @@ class ResultNotifierHandlerTest {
     void notify_shouldReleaseTheOwnersSlotOnce_andNameTheOwner_whenACallersResultArrivesTwice() {
         // given: a caller's job counted against its limit (with another of its jobs still running), and its result
         Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
-        JobResult result = JobResult.succeeded(job(UUID.randomUUID().toString(), null).submittedBy(owner),
-                JobResult.Output.text("Done.", JobResult.Usage.of(3, 1), "stop"), run(Tier.of("small")), DONE);
-        QuotaLedgers ledgers;
+        InferenceJob finished = job(UUID.randomUUID().toString(), null).submittedBy(owner);
+        JobResult result = JobResult.succeeded(finished, JobResult.Output.text("Done.", JobResult.Usage.of(3, 1),
+                "stop"), run(Tier.of("small")), DONE);
+        InferenceJob other = job(UUID.randomUUID().toString(), null).submittedBy(owner);
         try (S3Client s3 = aws.newS3Client()) {
-            ledgers = new S3QuotaLedgers(s3, aws.bucket());
-            ledgers.create(owner, QuotaKind.JOBS, new UnfinishedLedger(Map.of(result.requestId(), 1L, "other", 2L)))
-                    .orElseThrow();
+            S3JobSlots slots = new S3JobSlots(s3, aws.bucket());
+            holding(s3, slots, owner, finished, 0);
+            holding(s3, slots, owner, other, 1);
             putResult(result);
             String event = sample("s3-result-succeeded.json").replace("results/" + A + ".json",
                     JobLayout.resultKey(result.requestId()));
@@ -349,12 +351,20 @@ class ResultNotifierHandlerTest {
             invoke(event);
             invoke(event);
 
-            // then: released once, the other job still counted; the SNS event names the owner for filtering
-            assertThat(ledgers.read(owner, QuotaKind.JOBS).orElseThrow().ledger().admitted()).containsOnlyKeys(
-                    "other");
+            // then: its slot freed, the other job's still held; the SNS event names the owner for filtering
+            assertThat(slots.read(owner, 0)).isEmpty();
+            assertThat(slots.read(owner, 1)).hasValueSatisfying(slot -> assertThat(slot.holder().jobId())
+                    .isEqualTo(other.requestId()));
         }
         assertThat(sns.published()).hasSize(1);
         assertThat(sns.published().get(0).attributes()).containsEntry("owner", owner.value());
+    }
+
+    /** {@code job} admitted as the router admits it: slot {@code number} claimed, then its marker naming it. */
+    private void holding(S3Client s3, S3JobSlots slots, Owner owner, InferenceJob job, int number) {
+        String eTag = slots.claim(owner, number, new SlotHolder(job.requestId(), DONE)).orElseThrow();
+        new S3JobStore(s3, aws.bucket()).createMarker(JobState.queued(job, Tier.of("small"), DONE)
+                .holding(new QuotaSlot(number, eTag))).orElseThrow();
     }
 
     @Test

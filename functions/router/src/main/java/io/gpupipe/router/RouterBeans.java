@@ -5,6 +5,7 @@ import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
 import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.S3JobSlots;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.S3UsageStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
@@ -155,13 +156,14 @@ public class RouterBeans {
     @Produces
     @Singleton
     JobLifecycle jobLifecycle(JobStore store, JobQueue queue, Clock clock, RouterConfig config, ResultCache cache,
-                              OwnerQuotas quotas) {
+                              S3Client s3) {
         FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
-        JobQuota quota = JobQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedJobs()), store);
+        JobQuota quota = JobQuota.perCaller(new S3JobSlots(s3, config.bucket()), store, limit(config.quota(),
+                config.quota().maxUnfinishedJobs()), clock, config.quota().contention());
         return JobLifecycle.of(store, queue, clock, faults::afterMarkerWritten, cache::answer, quota);
     }
 
-    /** The per-caller ledgers of unfinished jobs and batches, in the results bucket. */
+    /** The per-caller ledgers of unfinished batches, in the results bucket. */
     @Produces
     @Singleton
     OwnerQuotas ownerQuotas(S3Client s3, RouterConfig config, Clock clock) {

@@ -93,17 +93,24 @@ public interface RouterConfig {
         int maxUnfinishedBatches();
 
         /**
-         * The longest anything stays unfinished: SQS's 14-day retention, plus a day. An entry older than this is
-         * dropped from the ledger, however it ended (a release that never came).
+         * The longest anything stays unfinished: SQS's 14-day retention, plus a day. A job's slot or a batch's ledger
+         * entry older than this is freed, however it ended (a release that never came).
          */
         @WithDefault("15d")
         Duration entryLifetime();
 
-        /** How many of a full ledger's oldest entries are re-checked (a result? a cancel?) before answering 429. */
+        /**
+         * Jobs: how many of a refused caller's slots one router instance re-checks (a result? a cancel?) per minute, in
+         * turn, so every slot is re-checked within ceil(limit / recheck) minutes of refusals. Batches: how many of a
+         * full ledger's oldest entries are re-checked before answering 429.
+         */
         @WithDefault("8")
         int recheck();
 
-        /** How long one ledger update may keep meeting concurrent writers before the router answers 503. */
+        /**
+         * How long one admission may keep losing the free slots it saw to concurrent ones (jobs), or one ledger update
+         * meeting concurrent writers (batches), before the router answers 503.
+         */
         @WithDefault("5s")
         Duration contention();
 

@@ -1,21 +1,30 @@
 package io.gpupipe.jobs.quota;
 
+import io.gpupipe.jobs.port.JobSlots;
 import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.QuotaSlot;
 import io.gpupipe.model.owner.Owner;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Counts a new job against its owner's limit once its marker is claimed and before it is sent, and stops counting it
- * once it ends; a batch's lines are limited by their batch instead ({@link BatchQuota}).
+ * Counts a new job against its owner's limit before anything of it is written, and stops counting it once it ends;
+ * a batch's lines are limited by their batch instead ({@link BatchQuota}).
  */
 public interface JobQuota {
     /** No limit: every job may be sent and nothing is counted. */
     JobQuota UNLIMITED = new JobQuota() {
         @Override
-        public Optional<OwnerQuotas.Admission.Refused> admit(InferenceJob job) {
-            return Optional.empty();
+        public Admission admit(InferenceJob job) {
+            return new Admission.Admitted(Optional.empty());
+        }
+
+        @Override
+        public void giveBack(InferenceJob job, QuotaSlot slot) {
+            // nothing was counted
         }
 
         @Override
@@ -24,25 +33,36 @@ public interface JobQuota {
         }
     };
 
-    /** At most {@code limit} unfinished jobs per caller, counted in {@code quotas}, re-checked against {@code store}. */
-    static JobQuota perCaller(OwnerQuotas quotas, OwnerQuotas.Limit limit, JobStore store) {
-        return new OwnerJobQuota(quotas, limit, store);
+    /**
+     * At most {@code limit} unfinished jobs per caller, each holding one of its {@code slots}, re-checked against
+     * {@code store}; {@code contention}: how long one admission may keep losing slots to concurrent ones.
+     */
+    static JobQuota perCaller(JobSlots slots, JobStore store, OwnerQuotas.Limit limit, Clock clock,
+                              Duration contention) {
+        return new JobSlotQuota(slots, new JobSlotReleases(slots, store), store, limit, clock, contention);
+    }
+
+    /** What an admission decided. */
+    sealed interface Admission {
+        /** Counted, holding {@code slot} (empty: nothing counts this job): go on, and name the slot in the marker. */
+        record Admitted(Optional<QuotaSlot> slot) implements Admission {
+        }
+
+        /** The owner has {@code limit} unfinished jobs: refuse, and say when to retry. */
+        record Refused(int limit, Duration retryAfter) implements Admission {
+        }
     }
 
     /**
-     * Empty when the job may be sent (it is counted now); the refusal when its owner is at the limit.
+     * Counts {@code job} against its owner's limit.
      *
-     * @throws StoreUnavailableException when the count cannot be read or written
+     * @throws StoreUnavailableException when the count cannot be read or written (nothing of the job is counted)
      */
-    Optional<OwnerQuotas.Admission.Refused> admit(InferenceJob job);
+    Admission admit(InferenceJob job);
 
-    /** The job {@code id} of {@code owner} ended (cancelled, taken back): stop counting it; never throws. */
+    /** The job admitted with {@code slot} was not accepted after all (or was already there): free it; never throws. */
+    void giveBack(InferenceJob job, QuotaSlot slot);
+
+    /** The job {@code id} of {@code owner} ended (cancelled): free the slot its marker names; never throws. */
     void released(Owner owner, String id);
-
-    /** The job admitted was not accepted after all: stop counting it (never throws). */
-    default void release(InferenceJob job) {
-        if (job.owner() != null) {
-            released(new Owner(job.owner()), job.requestId());
-        }
-    }
 }

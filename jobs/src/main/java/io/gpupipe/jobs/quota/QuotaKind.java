@@ -3,9 +3,10 @@ package io.gpupipe.jobs.quota;
 import io.gpupipe.model.owner.Owner;
 
 /**
- * What a per-caller limit counts, each in its own ledger object {@code quotas/{owner hash}/{kind}.json}: unfinished
- * jobs submitted over the API, and unfinished batches (a batch's lines count against the batch's line limit, not
- * against the jobs limit).
+ * What a per-caller limit counts: unfinished jobs submitted over the API, each holding one slot object
+ * {@code quotas/{owner hash}/jobs/slots/{n}} ({@link JobSlotQuota}), and unfinished batches, in one ledger object
+ * {@code quotas/{owner hash}/batches.json} ({@link OwnerQuotas}); a batch's lines count against the batch's line
+ * limit, not against the jobs limit.
  */
 public enum QuotaKind {
     JOBS("jobs", "unfinished jobs"),
@@ -24,6 +25,29 @@ public enum QuotaKind {
     /** The key of {@code owner}'s ledger of this kind (only API callers have ledgers). */
     public String ledgerKey(Owner owner) {
         return PREFIX + owner.hex() + "/" + fileName + ".json";
+    }
+
+    /** Where {@code owner}'s slots of this kind are: the prefix listed to find the free ones. */
+    public String slotPrefix(Owner owner) {
+        return PREFIX + owner.hex() + "/" + fileName + "/slots/";
+    }
+
+    /**
+     * The key of {@code owner}'s slot {@code number}, zero-padded so that keys list in slot order (a listing that
+     * starts after one slot's key reads the slots that follow it).
+     */
+    public String slotKey(Owner owner, int number) {
+        return slotPrefix(owner) + String.format(java.util.Locale.ROOT, "%010d", number);
+    }
+
+    /** The slot number of a key under {@link #slotPrefix}, or -1 when it is not a slot's key. */
+    public static int slotNumber(String key) {
+        String last = key.substring(key.lastIndexOf('/') + 1);
+        if (last.length() != 10 || !last.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        long number = Long.parseLong(last);
+        return number > Integer.MAX_VALUE ? -1 : (int) number;
     }
 
     /** What the limit counts, for messages ("unfinished jobs"). */

@@ -1,0 +1,161 @@
+package io.gpupipe.jobs.quota;
+
+import io.gpupipe.jobs.port.JobSlots;
+import io.gpupipe.jobs.port.JobSlots.StoredSlot;
+import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.SlotHolder;
+import io.gpupipe.jobs.port.StoreUnavailableException;
+import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.QuotaSlot;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.retry.RetryPolicy;
+import io.gpupipe.model.retry.RetryPolicy.Retry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import org.jboss.logging.Logger;
+
+/**
+ * The per-caller limit on unfinished jobs as slots ({@link SlotRules}): a job is admitted by claiming one free slot
+ * object create-only, so at most L jobs of a caller are ever counted and no object is shared by its concurrent
+ * submissions. The first try is one random slot (one call); when it is taken, one listing shows the free ones (or
+ * that there are none: refused, two calls). A refused caller has a window of its slots re-checked at most once a
+ * minute per router instance ({@link SlotRules#rechecked}): a slot whose job ended without its release is freed.
+ */
+final class JobSlotQuota implements JobQuota {
+    private static final Logger LOG = Logger.getLogger(JobSlotQuota.class);
+    /** Contenders for the last free slots pause a random while below a cap that doubles from 10 to 100 ms. */
+    private static final RetryPolicy CONTENTION = RetryPolicy.exponential(RetryPolicy.UNLIMITED,
+            Duration.ofMillis(10), Duration.ofMillis(100)).withJitter(RetryPolicy.Jitter.FULL);
+    /**
+     * Free slots of one listing tried before listing again: concurrent submissions race for the same free slots, and
+     * past a few lost races the listing is stale.
+     */
+    private static final int CLAIMS_PER_LISTING = 3;
+    /** Callers whose last re-check minute is remembered; beyond it, minutes gone by are forgotten. */
+    private static final int REMEMBERED_CALLERS = 10_000;
+
+    private final JobSlots slots;
+    private final JobSlotReleases releases;
+    private final JobStore store;
+    private final OwnerQuotas.Limit limit;
+    private final Clock clock;
+    private final RetryPolicy contention;
+    private final Map<Owner, Long> recheckedInMinute = new ConcurrentHashMap<>();
+
+    JobSlotQuota(JobSlots slots, JobSlotReleases releases, JobStore store, OwnerQuotas.Limit limit, Clock clock,
+                 Duration contention) {
+        this.slots = slots;
+        this.releases = releases;
+        this.store = store;
+        this.limit = limit;
+        this.clock = clock;
+        this.contention = CONTENTION.within(contention);
+    }
+
+    @Override
+    public Admission admit(InferenceJob job) {
+        Owner owner = job.owner() == null ? Owner.QUEUE : new Owner(job.owner());
+        if (!owner.isCaller()) {
+            return new Admission.Admitted(Optional.empty());
+        }
+        SlotHolder holder = new SlotHolder(job.requestId(), clock.instant());
+        RandomGenerator random = ThreadLocalRandom.current();
+        Optional<QuotaSlot> claimed = claim(owner, SlotRules.probe(limit.max(), random), holder);
+        Retry retry = contention.start();
+        while (claimed.isEmpty()) {
+            SlotRules.Window listed = SlotRules.listed(limit.max(), random);
+            List<Integer> free = listed.free(slots.taken(owner, listed.first(), listed.count()), random);
+            if (free.isEmpty()) {
+                free = recheck(owner);
+            }
+            if (free.isEmpty()) {
+                return new Admission.Refused(limit.max(), limit.retryAfter());
+            }
+            for (int i = 0; i < Math.min(free.size(), CLAIMS_PER_LISTING) && claimed.isEmpty(); i++) {
+                claimed = claim(owner, free.get(i), holder);
+            }
+            if (claimed.isEmpty()) {
+                pause(owner, retry);
+            }
+        }
+        return new Admission.Admitted(claimed);
+    }
+
+    @Override
+    public void giveBack(InferenceJob job, QuotaSlot slot) {
+        if (job.owner() != null) {
+            releases.freeOrLog(new Owner(job.owner()), job.requestId(), slot);
+        }
+    }
+
+    @Override
+    public void released(Owner owner, String id) {
+        releases.releaseOrLog(owner, id);
+    }
+
+    private Optional<QuotaSlot> claim(Owner owner, int number, SlotHolder holder) {
+        return slots.claim(owner, number, holder).map(eTag -> new QuotaSlot(number, eTag));
+    }
+
+    /**
+     * The slots of this minute's window that are free or were held by jobs that ended without their release (now
+     * freed); empty when this instance re-checked {@code owner} already this minute.
+     */
+    private List<Integer> recheck(Owner owner) {
+        long minute = clock.instant().getEpochSecond() / 60;
+        Optional<SlotRules.Window> window = SlotRules.rechecked(limit.max(), limit.recheck(), minute);
+        if (window.isEmpty() || !firstRecheckInMinute(owner, minute)) {
+            return List.of();
+        }
+        List<Integer> free = new ArrayList<>();
+        for (int number = window.get().first(); number < window.get().first() + window.get().count(); number++) {
+            Optional<StoredSlot> slot = slots.read(owner, number);
+            if (slot.isEmpty()) {
+                free.add(number);
+            } else if (!stillHeld(number, slot.get()) && slots.free(owner, number, slot.get().eTag())) {
+                LOG.infof("slot %d of %s was held by job %s, which ended without its release: freed", number, owner,
+                        slot.get().holder().jobId());
+                free.add(number);
+            }
+        }
+        return free;
+    }
+
+    private boolean stillHeld(int number, StoredSlot slot) {
+        String id = slot.holder().jobId();
+        SlotRules.Verdict verdict = SlotRules.judge(number, slot, store.readMarker(id)
+                .map(JobStore.StoredMarker::state), clock.instant(), limit.lifetime());
+        return switch (verdict) {
+            case HELD -> true;
+            case HELD_UNLESS_FINISHED -> store.readResult(id).isEmpty();
+            case ENDED -> false;
+        };
+    }
+
+    private boolean firstRecheckInMinute(Owner owner, long minute) {
+        if (recheckedInMinute.size() > REMEMBERED_CALLERS) {
+            recheckedInMinute.values().removeIf(last -> last < minute);
+        }
+        Long before = recheckedInMinute.put(owner, minute);
+        return before == null || before != minute;
+    }
+
+    /** Every free slot seen was claimed meanwhile: wait a random, growing while, or give up at the deadline. */
+    private static void pause(Owner owner, Retry retry) {
+        if (retry.another()) {
+            return;
+        }
+        if (retry.interrupted()) {
+            throw new StoreUnavailableException("interrupted while claiming a slot of " + owner, null);
+        }
+        throw new StoreUnavailableException("the free slots of " + owner + " kept being claimed by concurrent"
+                + " submissions (" + retry.attempt() + " attempts)", null);
+    }
+}
