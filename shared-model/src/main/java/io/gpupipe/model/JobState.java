@@ -8,7 +8,8 @@ import java.time.Instant;
  * The job marker at {@code jobs/{id}.json}: written {@code queued} by the router (create-only), then rewritten
  * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}. A
  * batch line's marker names its {@code batch}, so that such a job is cancelled only with its batch. It names its
- * {@code owner} and, for a job submitted over the API, the {@code clientRequestId} its client knows it by.
+ * {@code owner} and, for a job submitted over the API, the {@code clientRequestId} its client knows it by. A queued
+ * marker a resubmission rewrote to send the job again carries {@code resentAt}, when that send was made.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobState(
@@ -23,7 +24,8 @@ public record JobState(
         String requestDigest,
         BatchMember batch,
         String owner,
-        String clientRequestId) {
+        String clientRequestId,
+        Instant resentAt) {
 
     public JobState {
         if (requestId == null || status == null) {
@@ -32,6 +34,14 @@ public record JobState(
         if (status != JobStatus.QUEUED && status != JobStatus.RUNNING && status != JobStatus.CANCELLED) {
             throw new IllegalArgumentException("a marker is queued, running or cancelled, not " + status.wireName());
         }
+    }
+
+    /** A marker no resubmission has re-sent (markers written before {@code resentAt} existed read this way too). */
+    public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
+                    Instant startedAt, String taskArn, String requestDigest, BatchMember batch, String owner,
+                    String clientRequestId) {
+        this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest, batch, owner,
+                clientRequestId, null);
     }
 
     /** A marker of no owner (markers written before owners existed read this way too). */
@@ -68,24 +78,25 @@ public record JobState(
 
     public JobState running(String taskArn, Instant now) {
         return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest,
-                batch, owner, clientRequestId);
+                batch, owner, clientRequestId, resentAt);
     }
 
     /**
      * The same queued marker, rewritten at {@code now} by a resubmission that puts the job on its queue again: the
-     * new version (and ETag) keeps the original submitter from taking the marker back after its send failed.
+     * new version (and ETag) keeps the original submitter from taking the marker back after its send failed, and
+     * {@code resentAt} tells later resubmissions that a copy was sent then.
      */
     public JobState requeued(Instant now) {
         if (status != JobStatus.QUEUED) {
             throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
         }
         return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest,
-                batch, owner, clientRequestId);
+                batch, owner, clientRequestId, now);
     }
 
     public JobState cancelled(Instant now) {
         return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn,
-                requestDigest, batch, owner, clientRequestId);
+                requestDigest, batch, owner, clientRequestId, resentAt);
     }
 
     /** Only a job that no worker has started can be cancelled. */
