@@ -4,12 +4,13 @@ import io.gpupipe.model.owner.Owner;
 
 /**
  * What a per-caller limit counts, each in its own ledger object {@code quotas/{owner hash}/{kind}.json}: unfinished
- * jobs submitted over the API, and unfinished batches (a batch's lines count against the batch's line limit, not
- * against the jobs limit).
+ * jobs submitted over the API, unfinished batches, and the lines of unfinished batches (a batch's lines count
+ * against these two, not against the jobs limit).
  */
 public enum QuotaKind {
     JOBS("jobs", "unfinished jobs"),
-    BATCHES("batches", "unfinished batches");
+    BATCHES("batches", "unfinished batches"),
+    BATCH_LINES("batch-lines", "unfinished batch lines");
 
     public static final String PREFIX = "quotas/";
 
