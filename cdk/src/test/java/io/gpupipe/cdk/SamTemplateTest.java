@@ -320,7 +320,7 @@ class SamTemplateTest {
                 .get("Statement"))
                 .stream().map(TemplateJson::map).filter(s -> s.containsKey("Sid")).toList();
         assertThat(statements).extracting(s -> s.get("Sid")).containsExactly("BatchQueue", "ReadInputs",
-                "BatchRecords", "JobMarkers", "ClaimCheckPayloads", "ReadResults",
+                "BatchRecords", "JobMarkers", "ClaimCheckPayloads", "ReadResults", "QuotaLedgers",
                 "ListRecordsAndMissingKeysAre404Not403");
         assertThat(String.valueOf(statements.get(1).get("Resource"))).contains("/batch-inputs/*");
         assertThat(statements.get(1).get("Action")).isEqualTo("s3:GetObject");

@@ -15,6 +15,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.worker.consumption.FailureDecision;
 import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.consumption.QueueWait;
+import io.gpupipe.worker.consumption.RunningElsewhere;
 import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.telemetry.Traces;
 import io.gpupipe.worker.InferenceRunner.Inference;
@@ -72,7 +73,7 @@ final class JobProcessor {
                 settings.callBackoff(), clock, random, tracer);
         this.malformed = new MalformedMessages(settings.tier(), settings.taskArn(), queue, store, clock);
         this.claims = new MarkerClaim(store, settings.tier(), settings.taskArn(), settings.retries().markerChanges(),
-                clock);
+                RunningElsewhere.of(settings.modelTimeout(), settings.maxCalls(), settings.visibilityTimeout()), clock);
         this.results = new ResultRecorder(settings, store, spans, clock);
     }
 
@@ -147,9 +148,14 @@ final class JobProcessor {
             return Disposition.delete();
         }
         MarkerClaim.Outcome claim = spans.step(JobSpans.MARKER_SPAN,
-                () -> claims.claim(job, marker, context.startedAt()), c -> c.name().toLowerCase(Locale.ROOT));
+                () -> claims.claim(job, marker, context.startedAt(), context.attempts()),
+                c -> c.name().toLowerCase(Locale.ROOT));
         if (claim == MarkerClaim.Outcome.CANCELLED) {
             return cancelled(context, job, model);
+        }
+        if (claim == MarkerClaim.Outcome.DUPLICATE) {
+            emit(context, job, JobOutcome.DUPLICATE, null, model, JobContext.Usage.NONE);
+            return Disposition.delete();
         }
         if (claim == MarkerClaim.Outcome.CONTENDED) {
             emit(context, job, JobOutcome.REQUEUED, null, model, JobContext.Usage.NONE);

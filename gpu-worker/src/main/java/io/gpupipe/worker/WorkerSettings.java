@@ -103,7 +103,14 @@ public record WorkerSettings(Tier tier, String taskArn, int maxInFlight, WindowS
                 drainGrace, adaptive, adaptiveInterval, tiers, retries);
     }
 
-    /** A copy with another long-poll wait. */
+    /** A copy for another task (tests and benchmarks run several workers in one JVM). */
+    public WorkerSettings withTaskArn(String task) {
+        return new WorkerSettings(tier, task, maxInFlight, windowSizing, waitTime, visibilityTimeout, attempts,
+                modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,
+                tiers, retries);
+    }
+
+        /** A copy with another long-poll wait. */
     public WorkerSettings withWaitTime(Duration wait) {
         return new WorkerSettings(tier, taskArn, maxInFlight, windowSizing, wait, visibilityTimeout, attempts,
                 modelTimeout, maxCalls, callBackoff, requeueBackoff, heartbeat, drainGrace, adaptive, adaptiveInterval,

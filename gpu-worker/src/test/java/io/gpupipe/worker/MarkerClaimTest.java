@@ -11,7 +11,9 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.retry.RetryPolicy;
+import io.gpupipe.worker.consumption.RunningElsewhere;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
@@ -27,12 +29,14 @@ class MarkerClaimTest {
     private static final String TASK_ARN = "arn:aws:ecs:eu-west-1:123456789012:task/worker/abc";
     private static final int ATTEMPTS = 3;
     private static final Tier TIER = Tier.of("small");
+    private static final int FIRST = 1;
+    private static final int AGAIN = 2;
 
     private final InferenceJob job = new InferenceJob("job-1", Task.GENERATE, "hello", 16, 0.0, 1.0, null, null,
             null, null, null, SUBMITTED);
     private final InMemoryMarkers store = new InMemoryMarkers();
     private final MarkerClaim claim = new MarkerClaim(store, TIER, TASK_ARN, RetryPolicy.immediate(ATTEMPTS),
-            Clock.fixed(NOW, ZoneOffset.UTC));
+            RunningElsewhere.of(Duration.ofSeconds(20), 4, Duration.ofSeconds(30)), Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void claim_shouldMarkTheQueuedMarkerRunning_whenNoOneChangedIt() {
@@ -41,7 +45,7 @@ class MarkerClaimTest {
         MarkerSnapshot read = store.markerSnapshot(job.requestId());
 
         // when
-        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW);
+        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW, FIRST);
 
         // then
         assertThat(outcome).isEqualTo(MarkerClaim.Outcome.RUNNING);
@@ -54,7 +58,7 @@ class MarkerClaimTest {
     @Test
     void claim_shouldCreateARunningMarker_whenTheJobCameWithoutOne() {
         // when
-        MarkerClaim.Outcome outcome = claim.claim(job, MarkerSnapshot.ABSENT, NOW);
+        MarkerClaim.Outcome outcome = claim.claim(job, MarkerSnapshot.ABSENT, NOW, FIRST);
 
         // then
         assertThat(outcome).isEqualTo(MarkerClaim.Outcome.RUNNING);
@@ -73,7 +77,7 @@ class MarkerClaimTest {
         store.put(queued.cancelled(NOW));
 
         // when
-        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW);
+        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW, FIRST);
 
         // then
         assertThat(outcome).isEqualTo(MarkerClaim.Outcome.CANCELLED);
@@ -82,19 +86,61 @@ class MarkerClaimTest {
     }
 
     @Test
-    void claim_shouldGoOn_whenAnotherDeliveryMarkedItRunningFirst() {
-        // given
+    void claim_shouldGoOn_whenAnotherDeliveryMarkedItRunningFirst_andThisDeliveryIsARedelivery() {
+        // given: this message was delivered before (it may be the other task's own, released)
         JobState queued = JobState.queued(job, TIER, SUBMITTED);
         store.put(queued);
         MarkerSnapshot read = store.markerSnapshot(job.requestId());
         store.put(queued.running("another-task", NOW));
 
         // when
-        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW);
+        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW, AGAIN);
 
         // then
         assertThat(outcome).isEqualTo(MarkerClaim.Outcome.RUNNING);
         assertThat(store.markerSnapshot(job.requestId()).state().orElseThrow().taskArn()).isEqualTo("another-task");
+    }
+
+    @Test
+    void claim_shouldBeADuplicate_whenAFirstDeliveryFindsAnotherTasksFreshRunAfterItsRead() {
+        // given: another copy's task marks the job running between our read and our write
+        JobState queued = JobState.queued(job, TIER, SUBMITTED);
+        store.put(queued);
+        MarkerSnapshot read = store.markerSnapshot(job.requestId());
+        store.put(queued.running("another-task", NOW.minusSeconds(1)));
+
+        // when
+        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW, FIRST);
+
+        // then
+        assertThat(outcome).isEqualTo(MarkerClaim.Outcome.DUPLICATE);
+        assertThat(store.markerSnapshot(job.requestId()).state().orElseThrow().taskArn()).isEqualTo("another-task");
+    }
+
+    @Test
+    void claim_shouldBeADuplicateWithoutWriting_whenAFirstDeliveryReadsAnotherTasksFreshRun() {
+        // given
+        store.put(JobState.queued(job, TIER, SUBMITTED).running("another-task", NOW.minusSeconds(100)));
+
+        // when
+        MarkerClaim.Outcome outcome = claim.claim(job, store.markerSnapshot(job.requestId()), NOW, FIRST);
+
+        // then
+        assertThat(outcome).isEqualTo(MarkerClaim.Outcome.DUPLICATE);
+        assertThat(store.conditionalWrites).isZero();
+    }
+
+    @Test
+    void claim_shouldTakeTheJobOver_whenAnotherTasksRunningMarkerIsStale() {
+        // given: written 110 s ago, past 4 model calls of 20 s and the 30 s visibility timeout: that task died
+        store.put(JobState.queued(job, TIER, SUBMITTED).running("another-task", NOW.minusSeconds(110)));
+
+        // when
+        MarkerClaim.Outcome outcome = claim.claim(job, store.markerSnapshot(job.requestId()), NOW, FIRST);
+
+        // then
+        assertThat(outcome).isEqualTo(MarkerClaim.Outcome.RUNNING);
+        assertThat(store.markerSnapshot(job.requestId()).state().orElseThrow().taskArn()).isEqualTo(TASK_ARN);
     }
 
     @Test
@@ -106,7 +152,7 @@ class MarkerClaimTest {
         store.put(queued.requeued(NOW));
 
         // when
-        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW);
+        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW, FIRST);
 
         // then
         assertThat(outcome).isEqualTo(MarkerClaim.Outcome.RUNNING);
@@ -124,7 +170,7 @@ class MarkerClaimTest {
         store.beforeEachWrite = marker -> marker.requeued(NOW);
 
         // when
-        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW);
+        MarkerClaim.Outcome outcome = claim.claim(job, read, NOW, FIRST);
 
         // then
         assertThat(outcome).isEqualTo(MarkerClaim.Outcome.CONTENDED);

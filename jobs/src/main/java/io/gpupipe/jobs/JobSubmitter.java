@@ -196,10 +196,7 @@ public final class JobSubmitter {
                 // an SDK retry of our own create met the object its first attempt wrote (same submittedAt to the ns)
                 return new Claim.Created(existing.get().eTag());
             }
-            Optional<SubmitOutcome> resubmitted = resubmit(store, job, existing.get());
-            if (resubmitted.isPresent()) {
-                return new Claim.Settled(resubmitted.get());
-            }
+            return new Claim.Settled(resubmit(store, job, existing.get()));
         } while (retry.another());
         throw new StoreUnavailableException("the marker of " + job.requestId() + " kept changing while submitting ("
                 + retry.attempt() + " attempts)", null);
@@ -208,21 +205,21 @@ public final class JobSubmitter {
     /**
      * A resubmitted requestId. A marker still {@code queued} with no result may belong to a submission that died
      * between marker and send, or whose send failed while its take-back did too, or that is still in flight and may
-     * yet fail: the job goes on its queue again (the worker de-duplicates: create-only results, conditional running
-     * marker). The rewrite conditional on the ETag read comes first: it makes the original submitter's conditional
-     * take-back fail, so the answer given here stays true. Empty when the marker changed meanwhile (re-evaluate).
+     * yet fail: the job goes on its queue again, unless a resubmission re-sent it lately ({@link ResendRule}); the
+     * worker de-duplicates (create-only results, conditional running marker). The send comes first, then the rewrite
+     * conditional on the ETag read that records it: that rewrite makes the original submitter's conditional take-back
+     * fail, and a submission dying between the two leaves the marker saying no copy was sent, so the answer given
+     * here is true either way.
      */
-    private Optional<SubmitOutcome> resubmit(JobStore store, InferenceJob job, StoredMarker stored) {
+    private SubmitOutcome resubmit(JobStore store, InferenceJob job, StoredMarker stored) {
         JobState state = stored.state();
         Optional<JobResult> result = store.readResult(job.requestId());
         if (state.status() != JobStatus.QUEUED || result.isPresent() || !state.describes(job)) {
             // moved on, finished, or another request reusing this requestId: nothing of it may reach a queue
-            return Optional.of(duplicate(job.key(), Optional.of(state), result));
+            return duplicate(job.key(), Optional.of(state), result);
         }
-        JobState requeued = state.requeued(clock.instant());
-        if (!store.replaceMarker(requeued, stored.eTag())) {
-            LOG.infof("marker of %s changed while resubmitting; re-reading", job.requestId());
-            return Optional.empty();
+        if (!ResendRule.mayHaveBeenLost(state, clock.instant())) {
+            return duplicate(job.key(), Optional.of(state), result); // a copy went to the queue lately
         }
         afterMarkerWritten.accept(job.requestId());
         InferenceJob original = job.withSubmittedAt(state.submittedAt());
@@ -231,12 +228,17 @@ public final class JobSubmitter {
         } catch (QueueUnavailableException | StoreUnavailableException e) {
             // the marker is not ours to take back: its creator may have enqueued the job; the client retries
             LOG.errorf("re-enqueue of resubmitted %s failed: %s", job.requestId(), e.getMessage());
-            return Optional.of(new SubmitOutcome.Unavailable(job.visibleRequestId(), "the " + state.tier().wireName()
-                    + " queue is unavailable; retry later"));
+            return new SubmitOutcome.Unavailable(job.visibleRequestId(), "the " + state.tier().wireName()
+                    + " queue is unavailable; retry later");
+        }
+        JobState requeued = state.requeued(clock.instant());
+        if (!store.replaceMarker(requeued, stored.eTag())) {
+            // a worker, a cancel or another resubmission changed it, or its submitter took it back: the copy is sent
+            LOG.infof("marker of %s changed while it was enqueued again; the copy stays", job.requestId());
         }
         LOG.infof("resubmitted %s was still queued with no result: enqueued again to %s", job.requestId(),
                 state.tier().wireName());
-        return Optional.of(duplicate(job.key(), Optional.of(requeued), Optional.empty()));
+        return duplicate(job.key(), Optional.of(requeued), Optional.empty());
     }
 
     private static SubmitOutcome duplicate(JobKey key, Optional<JobState> marker, Optional<JobResult> result) {

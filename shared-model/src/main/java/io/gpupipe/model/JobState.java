@@ -9,7 +9,8 @@ import java.time.Instant;
  * {@code running} by the worker or {@code cancelled} by the API. Terminal outcomes live in {@link JobResult}. A
  * batch line's marker names its {@code batch}, so that such a job is cancelled only with its batch. It names its
  * {@code owner} and, for a job submitted over the API, the {@code clientRequestId} its client knows it by, and the
- * {@code quotaSlot} it holds of its owner's limit (none when nothing counts it), which every rewrite keeps.
+ * {@code quotaSlot} it holds of its owner's limit (none when nothing counts it), which every rewrite keeps. A queued
+ * marker a resubmission rewrote to send the job again carries {@code resentAt}, when that send was made.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobState(
@@ -25,7 +26,8 @@ public record JobState(
         BatchMember batch,
         String owner,
         String clientRequestId,
-        QuotaSlot quotaSlot) {
+        QuotaSlot quotaSlot,
+        Instant resentAt) {
 
     public JobState {
         if (requestId == null || status == null) {
@@ -36,12 +38,15 @@ public record JobState(
         }
     }
 
-    /** A marker that holds no slot of a limit. */
+    /**
+     * A marker that holds no slot of a limit and that no resubmission has re-sent (markers written before
+     * {@code quotaSlot} and {@code resentAt} existed read this way too).
+     */
     public JobState(String requestId, JobStatus status, Tier tier, Task task, Instant submittedAt, Instant updatedAt,
                     Instant startedAt, String taskArn, String requestDigest, BatchMember batch, String owner,
                     String clientRequestId) {
         this(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest, batch, owner,
-                clientRequestId, null);
+                clientRequestId, null, null);
     }
 
     /** A marker of no owner (markers written before owners existed read this way too). */
@@ -78,30 +83,31 @@ public record JobState(
 
     public JobState running(String taskArn, Instant now) {
         return new JobState(requestId, JobStatus.RUNNING, tier, task, submittedAt, now, now, taskArn, requestDigest,
-                batch, owner, clientRequestId, quotaSlot);
+                batch, owner, clientRequestId, quotaSlot, resentAt);
     }
 
     /**
      * The same queued marker, rewritten at {@code now} by a resubmission that puts the job on its queue again: the
-     * new version (and ETag) keeps the original submitter from taking the marker back after its send failed.
+     * new version (and ETag) keeps the original submitter from taking the marker back after its send failed, and
+     * {@code resentAt} tells later resubmissions that a copy was sent then.
      */
     public JobState requeued(Instant now) {
         if (status != JobStatus.QUEUED) {
             throw new IllegalStateException("only a queued marker is requeued, not a " + status.wireName() + " one");
         }
         return new JobState(requestId, status, tier, task, submittedAt, now, startedAt, taskArn, requestDigest,
-                batch, owner, clientRequestId, quotaSlot);
+                batch, owner, clientRequestId, quotaSlot, now);
     }
 
     public JobState cancelled(Instant now) {
         return new JobState(requestId, JobStatus.CANCELLED, tier, task, submittedAt, now, startedAt, taskArn,
-                requestDigest, batch, owner, clientRequestId, quotaSlot);
+                requestDigest, batch, owner, clientRequestId, quotaSlot, resentAt);
     }
 
     /** The same marker, holding {@code slot} of its owner's limit (null: none). */
     public JobState holding(QuotaSlot slot) {
         return new JobState(requestId, status, tier, task, submittedAt, updatedAt, startedAt, taskArn, requestDigest,
-                batch, owner, clientRequestId, slot);
+                batch, owner, clientRequestId, slot, resentAt);
     }
 
     /** Only a job that no worker has started can be cancelled. */

@@ -5,6 +5,7 @@ import io.gpupipe.adapters.TierQueueUrls;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.adapters.aws.SqsJobQueue;
 import io.gpupipe.jobs.JobLifecycle;
@@ -13,6 +14,8 @@ import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.BatchTasks;
 import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.quota.BatchLinesQuota;
+import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
@@ -21,6 +24,7 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -65,6 +69,15 @@ public class BatchBeans {
     @Singleton
     JobLifecycle jobLifecycle(JobStore store, JobQueue queue, Clock clock) {
         return JobLifecycle.of(store, queue, clock);
+    }
+
+    /** The per-caller cap on lines of unfinished batches, counted in the results bucket's ledgers. */
+    @Produces
+    @Singleton
+    BatchLinesQuota batchLinesQuota(S3Client s3, BatchConfig config, BatchStore store, Clock clock) {
+        return new BatchLinesQuota(new OwnerQuotas(new S3QuotaLedgers(s3, config.bucket()), clock,
+                Duration.ofSeconds(5)), new OwnerQuotas.Limit(config.maxUnfinishedLines(), BatchLinesQuota.LIFETIME,
+                8, Duration.ofSeconds(30)), store);
     }
 
     @Produces

@@ -1,5 +1,6 @@
 package io.gpupipe.batch;
 
+import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.util.Map;
@@ -23,6 +24,14 @@ public interface BatchConfig {
     /** Lines per chunk (one message, one invocation); at most 1,000, what one listing of done records holds. */
     @WithDefault("1000")
     int chunkLines();
+
+    /**
+     * The most lines of unfinished batches one caller may have (SAM's {@code MaxUnfinishedBatchLinesPerCaller}, as the
+     * router's {@code quota.max-unfinished-batch-lines}): a batch that would take its caller over it fails at
+     * validation with {@code line_limit_exceeded}.
+     */
+    @WithDefault(BatchLinesQuota.DEFAULT_MAX_LINES)
+    int maxUnfinishedLines();
 
     /** Threads writing a chunk's markers, cancelling its lines and reading its results, at once. */
     @WithDefault("16")

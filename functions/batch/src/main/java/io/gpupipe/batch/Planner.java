@@ -3,6 +3,8 @@ package io.gpupipe.batch;
 import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.BatchTasks;
+import io.gpupipe.jobs.quota.BatchLinesQuota;
+import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.model.batch.BatchError;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchLimits;
@@ -25,8 +27,10 @@ import org.jboss.logging.Logger;
  * PLAN: a retry batch first writes its input from the batch it retries ({@link RetryInput}). Then reads the input
  * file once, streamed, and cuts it into chunks ({@link BatchPlanner}); records the plan and
  * sends one SUBMIT_CHUNK per chunk. An input that cannot be a batch (missing, too large, empty, too many lines) ends
- * the batch {@code failed} with why, OpenAI's validation failure. CANCEL: sends CANCEL_CHUNK to every chunk that has
- * not ended (a batch not yet planned is cancelled by its chunks, which find it cancelling).
+ * the batch {@code failed} with why, OpenAI's validation failure, and so does one whose lines would take its caller
+ * over the cap on lines of unfinished batches ({@link BatchLinesQuota}, counted once the lines are known). CANCEL:
+ * sends CANCEL_CHUNK to every chunk that has not ended (a batch not yet planned is cancelled by its chunks, which
+ * find it cancelling).
  */
 @ApplicationScoped
 public class Planner {
@@ -38,10 +42,12 @@ public class Planner {
     private final Clock clock;
     private final BatchPlanner planner;
     private final RetryInput retryInput;
+    private final BatchLinesQuota lines;
 
     Planner(BatchStore store, BatchFiles files, BatchTasks tasks, Clock clock, BatchConfig config,
-            RetryInput retryInput) {
+            RetryInput retryInput, BatchLinesQuota lines) {
         this.store = store;
+        this.lines = lines;
         this.retryInput = retryInput;
         this.files = files;
         this.tasks = tasks;
@@ -71,6 +77,13 @@ public class Planner {
                 return;
             }
             BatchPlan planned = ((BatchPlanner.Outcome.Planned) outcome).plan();
+            Optional<OwnerQuotas.Admission.Refused> overCap = lines.admit(state, planned.lines());
+            if (overCap.isPresent()) {
+                fail(state, BatchError.of("line_limit_exceeded", "the batch has " + planned.lines() + " lines; with"
+                        + " the lines of your unfinished batches it would exceed your limit of "
+                        + overCap.get().limit() + " unfinished batch lines; retry once some have finished"));
+                return;
+            }
             plan = store.update(batchId, s -> s.plan() == null ? Optional.of(s.planned(planned, clock.instant()))
                     : Optional.empty()).map(BatchState::plan).orElse(planned);
             LOG.infof("batch %s: %d lines in %d chunks", batchId, plan.lines(), plan.chunks().size());

@@ -367,7 +367,8 @@ class BatchHandlerTest {
         assertThat(LambdaInvocations.invoke(event(messages)).get("batchItemFailures")).isEmpty();
     }
 
-    private static String event(List<Message> messages) {
+    /** An SQS event of the batch queue carrying {@code messages}, as Lambda's event source delivers it. */
+    static String event(List<Message> messages) {
         ObjectNode event = JobJson.mapper().createObjectNode();
         ArrayNode records = event.putArray("Records");
         for (Message m : messages) {

@@ -95,8 +95,9 @@ public class BatchNotifier {
                 attributes);
         CallbackDelivery callback = callbacks.callback(bucket, key, batchId, terminal.callbackUrl(), terminal.owner(),
                 json);
-        // the batch has ended: it no longer counts against its owner's limit on unfinished batches
+        // the batch has ended: it and its lines no longer count against its owner's limits on unfinished batches
         quotas.release(bucket, terminal.owner(), QuotaKind.BATCHES, batchId);
+        quotas.release(bucket, terminal.owner(), QuotaKind.BATCH_LINES, batchId);
         return new RecordOutcome.Notified(key, batchId, terminal.status().wireName(), messageId, callback);
     }
 }

@@ -22,6 +22,8 @@ public final class ApiErrorCodes {
     public static final String INTERNAL_ERROR = "internal_error";
     /** The caller is at one of its limits (unfinished jobs, unfinished batches): 429 with Retry-After. */
     public static final String QUOTA_EXCEEDED = "quota_exceeded";
+    /** The caller sent requests faster than its request rate: 429 with Retry-After (the next accepted request). */
+    public static final String RATE_LIMITED = "rate_limited";
     /** The caller has used its monthly token budget: 429 with Retry-After (the next month). */
     public static final String BUDGET_EXCEEDED = "budget_exceeded";
     /** The deployment requires a caller identity and the request carried none: 401. */

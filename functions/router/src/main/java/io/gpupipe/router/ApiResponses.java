@@ -12,6 +12,7 @@ import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.SubmissionBudget;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -116,6 +117,17 @@ final class ApiResponses {
                 .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("owner", ApiErrorCodes.QUOTA_EXCEEDED,
                         "limit " + limit + " " + kind.counted() + " per caller reached; retry once some have "
                                 + "finished")), requestId, true))).build();
+    }
+
+    /** 429: the caller sent requests faster than {@code perSecond}; {@code Retry-After} is its next token. */
+    static Response rateLimited(double perSecond, Duration retryAfter) {
+        long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+        return Response.status(TOO_MANY_REQUESTS).type(MediaType.APPLICATION_JSON)
+                .header(RETRY_AFTER, Long.toString(seconds))
+                .entity(JobJson.write(new ErrorResponse(List.of(new FieldError("owner", ApiErrorCodes.RATE_LIMITED,
+                        "more than " + BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString()
+                                + " requests per second from one caller; retry after " + seconds
+                                + " s")), null, true))).build();
     }
 
     /** 429: the caller had its hourly number of upload URLs; {@code Retry-After} is the start of the next hour. */

@@ -2,6 +2,7 @@ package io.gpupipe.router;
 
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchObject;
+import io.gpupipe.jobs.quota.QuotaKind;
 import java.time.Duration;
 import java.util.List;
 
@@ -27,8 +28,11 @@ public sealed interface BatchOutcome {
     record NotCancellable(BatchObject batch) implements BatchOutcome {
     }
 
-    /** The caller already has {@code limit} unfinished batches: nothing was accepted (429, with Retry-After). */
-    record QuotaExceeded(int limit, Duration retryAfter) implements BatchOutcome {
+    /**
+     * The caller already has {@code limit} unfinished batches, or unfinished batch lines ({@code kind}): nothing was
+     * accepted (429, with Retry-After).
+     */
+    record QuotaExceeded(QuotaKind kind, int limit, Duration retryAfter) implements BatchOutcome {
     }
 
     /** The batch queue (or batches as a whole) is unavailable: nothing was accepted (503). */

@@ -156,14 +156,15 @@ public final class BatchService {
     private Optional<BatchOutcome> admit(BatchState state, String eTag) {
         Optional<BatchOutcome.QuotaExceeded> refused;
         try {
-            refused = quota.admit(state).map(limit -> new BatchOutcome.QuotaExceeded(limit.limit(),
+            refused = quota.admit(state).map(limit -> new BatchOutcome.QuotaExceeded(limit.kind(), limit.limit(),
                     limit.retryAfter()));
         } catch (StoreUnavailableException e) {
             takeBack(state, eTag);
             throw e;
         }
         if (refused.isPresent()) {
-            LOG.infof("batch %s refused: its owner has %d unfinished batches", state.id(), refused.get().limit());
+            LOG.infof("batch %s refused: its owner has %d %s", state.id(), refused.get().limit(),
+                    refused.get().kind().counted());
             if (!store.delete(state.id(), eTag)) {
                 LOG.infof("the record of refused batch %s was already changed; left in place", state.id());
             }

@@ -1,6 +1,5 @@
 package io.gpupipe.router;
 
-import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchLayout;
@@ -158,7 +157,7 @@ public class BatchesResource {
                     "a batch id is batch_ followed by a UUID v4"));
         }
         if (outcome instanceof BatchOutcome.QuotaExceeded exceeded) {
-            return ApiResponses.quotaExceeded(QuotaKind.BATCHES, exceeded.limit(), exceeded.retryAfter(), null);
+            return ApiResponses.quotaExceeded(exceeded.kind(), exceeded.limit(), exceeded.retryAfter(), null);
         }
         if (outcome instanceof BatchOutcome.NotCancellable notCancellable) {
             return ApiResponses.json(409, new ErrorResponse(List.of(new FieldError("status",

@@ -3,6 +3,7 @@ package io.gpupipe.router;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.router.internal.CallerIdentities;
+import io.gpupipe.router.internal.CallerRates;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.QuarkusHttpHeaders;
 import io.vertx.core.MultiMap;
@@ -16,29 +17,39 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * Resolves the caller of every API request once, before its resource method runs: the API Gateway event the Lambda
  * handler received is kept with the request (what quarkus-amazon-lambda-http's own {@code @Context} producers read),
  * and its authorizer context names the caller ({@link CallerIdentities}). A request without the identity the
- * deployment requires is answered 401 here, before anything is read or written; otherwise the resource methods read
- * the caller's owner from {@link CurrentCaller}. Application-scoped (a client proxy): RESTEasy creates its filters
- * at build time, before the configuration this reads is there.
+ * deployment requires is answered 401 here, before anything is read or written, and so is a caller over its request
+ * rate ({@link CallerRates}: 429); otherwise the resource methods read the caller's owner from {@link CurrentCaller}.
+ * Application-scoped (a client proxy): RESTEasy creates its filters at build time, before the configuration this
+ * reads is there.
  */
 @ApplicationScoped
 public class Callers {
     private final CurrentVertxRequest current;
     private final CallerIdentities identities;
     private final CurrentCaller caller;
+    private final CallerRates rates;
 
-    Callers(CurrentVertxRequest current, RouterConfig config, CurrentCaller caller) {
+    Callers(CurrentVertxRequest current, RouterConfig config, CurrentCaller caller, CallerRates rates) {
         this.current = current;
         this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim(), config.iamCallerScope());
         this.caller = caller;
+        this.rates = rates;
     }
 
-    /** Empty to go on (the caller is known now); 401 when the request carries no identity it must. */
+    /**
+     * Empty to go on (the caller is known now); 401 when the request carries no identity it must, 429 when its
+     * caller is over its request rate.
+     */
     @ServerRequestFilter
     public Optional<Response> identify() {
         Optional<CallerIdentity> identity = identities.of(event().map(APIGatewayV2HTTPEvent::getRequestContext)
                 .orElse(null));
-        identity.ifPresent(known -> caller.set(known.owner()));
-        return identity.isPresent() ? Optional.empty() : Optional.of(ApiResponses.unauthenticated(identities.mode()));
+        if (identity.isEmpty()) {
+            return Optional.of(ApiResponses.unauthenticated(identities.mode()));
+        }
+        caller.set(identity.get().owner());
+        return rates.take(identity.get().owner().value())
+                .map(wait -> ApiResponses.rateLimited(rates.perSecond(), wait));
     }
 
     private Optional<APIGatewayV2HTTPEvent> event() {

@@ -15,6 +15,7 @@ import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.BatchTasks;
 import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.jobs.quota.BatchQuota;
 import io.gpupipe.jobs.quota.JobQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
@@ -28,6 +29,7 @@ import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
 import io.gpupipe.router.aws.LambdaTierWaker;
+import io.gpupipe.router.internal.CallerRates;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.ResultCache;
@@ -64,6 +66,14 @@ public class RouterBeans {
     @Singleton
     RoutingMetrics routingMetrics(Clock clock, RouterConfig config) {
         return new RoutingMetrics(line -> System.out.println(line), clock, config.metricNamespace());
+    }
+
+    /** This instance's token bucket per caller (every request takes a token from its caller's). */
+    @Produces
+    @Singleton
+    CallerRates callerRates(RouterConfig config, Clock clock) {
+        return new CallerRates(config.rate().requestsPerSecond(), config.rate().burst(), CallerRates.MAX_CALLERS,
+                clock);
     }
 
     /** One store for every role the router plays: submit, status and cancel ({@link JobStore}), cache hits. */
@@ -186,7 +196,9 @@ public class RouterBeans {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
-                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store),
+                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store,
+                        new BatchLinesQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatchLines()),
+                                store)),
                 new UploadGrants(store, config.uploadsPerHour(), clock));
     }
 

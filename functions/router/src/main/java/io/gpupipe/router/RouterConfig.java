@@ -1,5 +1,6 @@
 package io.gpupipe.router;
 
+import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.owner.IamCallerScope;
 import io.smallrye.config.ConfigMapping;
@@ -93,6 +94,14 @@ public interface RouterConfig {
         int maxUnfinishedBatches();
 
         /**
+         * Most lines of unfinished batches a caller may have (SAM's {@code MaxUnfinishedBatchLinesPerCaller}, as the
+         * batch function's {@code max-unfinished-lines}): at it, a new batch is refused; a batch that would take the
+         * caller over it fails at validation ({@code line_limit_exceeded}).
+         */
+        @WithDefault(BatchLinesQuota.DEFAULT_MAX_LINES)
+        int maxUnfinishedBatchLines();
+
+        /**
          * The longest anything stays unfinished: SQS's 14-day retention, plus a day. A job's slot or a batch's ledger
          * entry older than this is freed, however it ended (a release that never came).
          */
@@ -117,6 +126,22 @@ public interface RouterConfig {
         /** The {@code Retry-After} of a 429. */
         @WithDefault("30s")
         Duration retryAfter();
+    }
+
+    /** The per-caller request rate each router instance enforces (docs/security.md, "Request rate"). */
+    Rate rate();
+
+    interface Rate {
+        /**
+         * Requests per second one caller may send to one router instance, steadily; faster ones are answered 429
+         * {@code rate_limited} before anything is read or written.
+         */
+        @WithDefault("25")
+        double requestsPerSecond();
+
+        /** Requests one caller may send at once above the steady rate (its token bucket's size). */
+        @WithDefault("50")
+        int burst();
     }
 
     /** Callers' usage ({@code GET /v1/usage}) and the optional monthly token budget (docs/api.md, "Usage"). */

@@ -7,8 +7,10 @@ import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
+import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.jobs.quota.BatchQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
+import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
@@ -331,6 +333,37 @@ class BatchServiceTest {
                 q -> assertThat(q.limit()).isEqualTo(1));
         assertThat(store.read(old.id()).orElseThrow().state().retriedBy()).isNull();
         assertThat(tasks()).isEmpty();
+    }
+
+    @Test
+    void create_shouldAnswerQuotaExceededNamingTheLineCap_whileTheCallersBatchesHoldIt() {
+        // given: a caller capped at 6 lines of unfinished batches, whose running batch was counted with 6 lines
+        Owner capped = new CallerIdentity.Jwt("https://idp.example.com", "six-lines-" + UUID.randomUUID()).owner();
+        OwnerQuotas quotas = new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK, Duration.ofSeconds(10));
+        BatchLinesQuota lines = new BatchLinesQuota(quotas, new OwnerQuotas.Limit(6, Duration.ofDays(15), 8,
+                Duration.ofSeconds(30)), store);
+        BatchService cappedService = new BatchService(store, Optional.of(new SqsBatchTasks(sqs,
+                aws.queueUrl(LocalAws.BATCH_QUEUE))), CLOCK, Duration.ofHours(1), Duration.ofMinutes(15),
+                UUID::randomUUID, BatchQuota.perCaller(quotas, new OwnerQuotas.Limit(100, Duration.ofDays(15), 8,
+                Duration.ofSeconds(30)), store, lines));
+        BatchState running = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
+                upload(capped, "{}\n"), BatchEndpoint.COMPLETIONS, "24h", null, null), capped, NOW);
+        store.create(running).orElseThrow();
+        assertThat(lines.admit(running, 6)).isEmpty();
+        String body = "{\"input_file_id\":\"" + upload(capped, "{}\n") + "\",\"endpoint\":\"/v1/completions\"}";
+
+        // when
+        BatchOutcome refused = cappedService.create(body, capped);
+
+        // then: 429 naming the cap, nothing handed to the batch function; once the running batch ends, it goes
+        assertThat(refused).isInstanceOfSatisfying(BatchOutcome.QuotaExceeded.class, q -> {
+            assertThat(q.kind()).isEqualTo(QuotaKind.BATCH_LINES);
+            assertThat(q.limit()).isEqualTo(6);
+        });
+        assertThat(tasks()).isEmpty();
+        quotas.release(capped, QuotaKind.BATCH_LINES, running.id());
+        assertThat(cappedService.create(body, capped)).isInstanceOf(BatchOutcome.Found.class);
+        assertThat(tasks()).hasSize(1);
     }
 
     @Test

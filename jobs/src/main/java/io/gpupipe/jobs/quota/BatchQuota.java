@@ -22,7 +22,12 @@ public interface BatchQuota {
 
     /** At most {@code limit} unfinished batches per caller, counted in {@code quotas}, re-checked in {@code store}. */
     static BatchQuota perCaller(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store) {
-        return new OwnerBatchQuota(quotas, limit, store);
+        return perCaller(quotas, limit, store, BatchLinesQuota.UNLIMITED);
+    }
+
+    /** As above, and refused while the caller's unfinished batches hold its cap of {@code lines} already. */
+    static BatchQuota perCaller(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store, BatchLinesQuota lines) {
+        return new OwnerBatchQuota(quotas, limit, store, lines);
     }
 
     /**

@@ -11,7 +11,8 @@ import org.jboss.logging.Logger;
  * The per-caller limit on unfinished batches ({@link OwnerQuotas}, {@link QuotaKind#BATCHES}): a batch is
  * counted once its record is created and no longer counted once its terminal record lands (the notifier) or its
  * creation is taken back. A full ledger's oldest entries are re-checked: a batch with a terminal record, or none at
- * all, has ended.
+ * all, has ended. A caller whose unfinished batches already hold its cap of lines ({@link BatchLinesQuota}) is refused
+ * first: no batch of any size would fit.
  */
 final class OwnerBatchQuota implements BatchQuota {
     private static final Logger LOG = Logger.getLogger(OwnerBatchQuota.class);
@@ -19,11 +20,13 @@ final class OwnerBatchQuota implements BatchQuota {
     private final OwnerQuotas quotas;
     private final OwnerQuotas.Limit limit;
     private final BatchStore store;
+    private final BatchLinesQuota lines;
 
-    OwnerBatchQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store) {
+    OwnerBatchQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store, BatchLinesQuota lines) {
         this.quotas = quotas;
         this.limit = limit;
         this.store = store;
+        this.lines = lines;
     }
 
     @Override
@@ -31,6 +34,10 @@ final class OwnerBatchQuota implements BatchQuota {
         Owner owner = batch.ownedBy();
         if (!owner.isCaller()) {
             return Optional.empty();
+        }
+        Optional<OwnerQuotas.Admission.Refused> noLinesLeft = lines.full(owner);
+        if (noLinesLeft.isPresent()) {
+            return noLinesLeft;
         }
         OwnerQuotas.Admission admission = quotas.admit(owner, QuotaKind.BATCHES, batch.id(), limit,
                 this::stillUnfinished);

@@ -70,12 +70,18 @@ public final class OwnerQuotas {
      * @throws StoreUnavailableException when the ledger cannot be read or written, or kept changing too long
      */
     public Admission admit(Owner owner, QuotaKind kind, String id, Limit limit, Predicate<String> stillUnfinished) {
+        return admit(owner, kind, id, 1, limit, stillUnfinished);
+    }
+
+    /** As {@link #admit(Owner, QuotaKind, String, Limit, Predicate)}, for an id weighing {@code weight}. */
+    public Admission admit(Owner owner, QuotaKind kind, String id, int weight, Limit limit,
+                           Predicate<String> stillUnfinished) {
         Retry retry = contention.start();
         while (true) {
             Optional<StoredLedger> stored = ledgers.read(owner, kind);
             UnfinishedLedger ledger = stored.map(StoredLedger::ledger).orElse(UnfinishedLedger.EMPTY);
-            UnfinishedLedger.Admission decision = ledger.admit(id, clock.instant(), limit.max(), limit.lifetime(),
-                    limit.recheck());
+            UnfinishedLedger.Admission decision = ledger.admit(id, weight, clock.instant(), limit.max(),
+                    limit.lifetime(), limit.recheck());
             if (decision instanceof UnfinishedLedger.Admission.AlreadyAdmitted) {
                 return new Admission.Admitted();
             }
@@ -95,6 +101,16 @@ public final class OwnerQuotas {
             }
             pause(kind, owner, retry);
         }
+    }
+
+    /**
+     * The sum of the weights {@code owner} has counted in {@code kind}, entries older than {@code lifetime} left out.
+     *
+     * @throws StoreUnavailableException when the ledger cannot be read
+     */
+    public long counted(Owner owner, QuotaKind kind, Duration lifetime) {
+        return ledgers.read(owner, kind).map(stored -> stored.ledger()
+                .withoutAdmittedBefore(clock.instant().minus(lifetime)).total()).orElse(0L);
     }
 
     /**

@@ -4,13 +4,15 @@ import io.gpupipe.model.owner.Owner;
 
 /**
  * What a per-caller limit counts: unfinished jobs submitted over the API, each holding one slot object
- * {@code quotas/{owner hash}/jobs/slots/{n}} ({@link JobSlotQuota}), and unfinished batches, in one ledger object
- * {@code quotas/{owner hash}/batches.json} ({@link OwnerQuotas}); a batch's lines count against the batch's line
- * limit, not against the jobs limit.
+ * {@code quotas/{owner hash}/jobs/slots/{n}} ({@link JobSlotQuota}); unfinished batches, in one ledger object
+ * {@code quotas/{owner hash}/batches.json} ({@link OwnerQuotas}); and the lines of unfinished batches, in the ledger
+ * {@code quotas/{owner hash}/batch-lines.json} whose entries weigh their batch's line count ({@link BatchLinesQuota}).
+ * A batch's lines count against the last two, not against the jobs limit.
  */
 public enum QuotaKind {
     JOBS("jobs", "unfinished jobs"),
-    BATCHES("batches", "unfinished batches");
+    BATCHES("batches", "unfinished batches"),
+    BATCH_LINES("batch-lines", "unfinished batch lines");
 
     public static final String PREFIX = "quotas/";
 

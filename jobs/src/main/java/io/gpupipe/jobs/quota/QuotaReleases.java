@@ -4,12 +4,12 @@ import io.gpupipe.model.owner.Owner;
 
 /**
  * Where the notifier releases what ended from its owner's limits in one results bucket: a job's slot
- * ({@link JobSlotReleases}), a batch's ledger entry ({@link OwnerQuotas}). It sees every result (worker, dead-letter,
+ * ({@link JobSlotReleases}), a batch's entries in its ledgers of batches and of lines ({@link OwnerQuotas}). It sees every result (worker, dead-letter,
  * cache hit) and every batch's terminal record, each at least once; a release is idempotent, so a repeated event
  * changes nothing.
  */
 public interface QuotaReleases {
-    /** The ledgers of unfinished batches in {@code bucket}. */
+    /** The ledgers of unfinished batches and their lines in {@code bucket}. */
     OwnerQuotas in(String bucket);
 
     /** The job slots in {@code bucket}. */
@@ -20,7 +20,7 @@ public interface QuotaReleases {
         if (owner != null && Owner.isValid(owner) && new Owner(owner).isCaller()) {
             switch (kind) {
                 case JOBS -> jobsIn(bucket).release(new Owner(owner), id);
-                case BATCHES -> in(bucket).release(new Owner(owner), kind, id);
+                case BATCHES, BATCH_LINES -> in(bucket).release(new Owner(owner), kind, id);
             }
         }
     }

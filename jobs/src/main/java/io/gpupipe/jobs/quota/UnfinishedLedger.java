@@ -1,6 +1,7 @@
 package io.gpupipe.jobs.quota;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -14,13 +15,22 @@ import java.util.TreeMap;
  * object holds. The rules are idempotent, so at-least-once events never count twice: admitting an id that is there
  * changes nothing, and neither does releasing one that is not. Entries older than the longest anything can stay
  * unfinished drop on the next admission, and the caller of a full ledger re-checks its oldest entries, so that a lost
- * release can never lock a caller out for good. Writers replace the object only over the version they read.
+ * release can never lock a caller out for good. Writers replace the object only over the version they read. An
+ * entry may weigh more than one (a batch counted by its lines): {@code weights} holds those, and a limit caps the
+ * sum of the weights.
  */
-public record UnfinishedLedger(Map<String, Long> admitted) {
+public record UnfinishedLedger(Map<String, Long> admitted,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Integer> weights) {
     public static final UnfinishedLedger EMPTY = new UnfinishedLedger(Map.of());
 
     public UnfinishedLedger {
         admitted = admitted == null ? Map.of() : Map.copyOf(admitted);
+        weights = weights == null ? Map.of() : Map.copyOf(weights);
+    }
+
+    /** A ledger whose entries each weigh one (ledgers written before weights existed read this way too). */
+    public UnfinishedLedger(Map<String, Long> admitted) {
+        this(admitted, Map.of());
     }
 
     /** What an admission found. */
@@ -43,16 +53,39 @@ public record UnfinishedLedger(Map<String, Long> admitted) {
      * (older ones are dropped by the write); a full answer names up to {@code recheck} oldest ids.
      */
     public Admission admit(String id, Instant now, int limit, Duration lifetime, int recheck) {
+        return admit(id, 1, now, limit, lifetime, recheck);
+    }
+
+    /**
+     * Admits {@code id} weighing {@code weight} at {@code now} unless the weights of the entries younger than
+     * {@code lifetime} and this one's would sum to more than {@code limit}; a full answer names up to {@code
+     * recheck} oldest ids (none when the ledger is empty: the entry alone is over the limit).
+     */
+    public Admission admit(String id, int weight, Instant now, int limit, Duration lifetime, int recheck) {
+        if (weight < 1) {
+            throw new IllegalArgumentException("an entry weighs at least 1, got " + weight);
+        }
         if (admitted.containsKey(id)) {
             return new Admission.AlreadyAdmitted();
         }
         UnfinishedLedger live = withoutAdmittedBefore(now.minus(lifetime));
-        if (live.size() >= limit) {
+        if (live.total() + weight > limit) {
             return new Admission.Full(limit, live.oldest(recheck));
         }
         Map<String, Long> next = new TreeMap<>(live.admitted);
         next.put(id, now.getEpochSecond());
-        return new Admission.Admitted(new UnfinishedLedger(next));
+        Map<String, Integer> nextWeights = new TreeMap<>(live.weights);
+        if (weight > 1) {
+            nextWeights.put(id, weight);
+        }
+        return new Admission.Admitted(new UnfinishedLedger(next, nextWeights));
+    }
+
+    /** The sum of the entries' weights (each weighs one unless {@code weights} says more). */
+    @JsonIgnore
+    public long total() {
+        return admitted.size() + weights.entrySet().stream().filter(e -> admitted.containsKey(e.getKey()))
+                .mapToLong(e -> e.getValue() - 1L).sum();
     }
 
     /** True when {@code id} is counted. */
@@ -66,8 +99,10 @@ public record UnfinishedLedger(Map<String, Long> admitted) {
             return this;
         }
         Map<String, Long> next = new TreeMap<>(admitted);
+        Map<String, Integer> nextWeights = new TreeMap<>(weights);
         ids.forEach(next::remove);
-        return new UnfinishedLedger(next);
+        ids.forEach(nextWeights::remove);
+        return new UnfinishedLedger(next, nextWeights);
     }
 
     /** The ledger without entries admitted before {@code cutoff}. */

@@ -58,6 +58,32 @@ class UnfinishedLedgerTest {
                 .matches("quotas/[0-9a-f]{64}/jobs\\.json");
     }
 
+    @Test
+    void admit_shouldCapTheSumOfTheWeights_whenEntriesWeighTheirBatchesLines() {
+        // given a cap of 10 lines and a batch of 4 lines counted
+        UnfinishedLedger ledger = admitted(UnfinishedLedger.EMPTY.admit("batch-a", 4, T0, 10, LIFETIME, 2));
+
+        // when, then: 6 more fit, 7 do not; one batch alone over the cap never fits
+        assertThat(ledger.total()).isEqualTo(4);
+        UnfinishedLedger full = admitted(ledger.admit("batch-b", 6, T0.plusSeconds(1), 10, LIFETIME, 2));
+        assertThat(full.total()).isEqualTo(10);
+        assertThat(ledger.admit("batch-c", 7, T0.plusSeconds(1), 10, LIFETIME, 2))
+                .isEqualTo(new UnfinishedLedger.Admission.Full(10, List.of("batch-a")));
+        assertThat(UnfinishedLedger.EMPTY.admit("huge", 11, T0, 10, LIFETIME, 2))
+                .isEqualTo(new UnfinishedLedger.Admission.Full(10, List.of()));
+        // a batch that ended gives its lines back
+        assertThat(full.without(List.of("batch-b")).total()).isEqualTo(4);
+        assertThat(JobJson.read(JobJson.write(full), UnfinishedLedger.class)).isEqualTo(full);
+    }
+
+    @Test
+    void ledger_shouldReadAnOldLedgerWithoutWeights_asEntriesOfOneEach() {
+        UnfinishedLedger old = JobJson.read("{\"admitted\":{\"a\":1,\"b\":2}}", UnfinishedLedger.class);
+
+        assertThat(old.total()).isEqualTo(2);
+        assertThat(JobJson.write(old)).doesNotContain("weights");
+    }
+
     private static UnfinishedLedger admitted(UnfinishedLedger.Admission admission) {
         assertThat(admission).isInstanceOf(UnfinishedLedger.Admission.Admitted.class);
         return ((UnfinishedLedger.Admission.Admitted) admission).next();

@@ -14,10 +14,9 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.scaling.TierWake;
 import io.gpupipe.router.aws.LambdaTierWaker;
-import java.time.Clock;
+import io.gpupipe.testsupport.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,33 +124,5 @@ class IdleTierWakeTest {
     private static InferenceJob job() {
         return new InferenceJob(UUID.randomUUID().toString(), Task.GENERATE, "Hello", 8, 0.0, 1.0, null, null, null,
                 null, null, null);
-    }
-
-    /** A clock the test moves. */
-    private static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant start) {
-            now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

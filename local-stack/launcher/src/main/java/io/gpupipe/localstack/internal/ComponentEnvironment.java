@@ -87,6 +87,9 @@ public final class ComponentEnvironment {
         env.put("GPUPIPE_ROUTER_BUCKET", aws.bucket());
         env.put("GPUPIPE_ROUTER_CLASSIFIER_TYPE", "heuristic");
         env.put("GPUPIPE_ROUTER_BATCH_QUEUE_URL", aws.queueUrl(LocalAws.BATCH_QUEUE));
+        // one machine, mostly one caller: its soak, benchmarks and console poll at hundreds of requests a second
+        env.put("GPUPIPE_ROUTER_RATE_REQUESTS_PER_SECOND", "1000");
+        env.put("GPUPIPE_ROUTER_RATE_BURST", "2000");
         return env;
     }
 
