@@ -5,10 +5,8 @@ import io.gpupipe.model.seal.MessageSeal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.Config;
@@ -32,7 +30,8 @@ public final class DeploymentKeys {
 
     /** The seals of the key {@code config} names; {@code secrets} is asked for a client only when a secret is named. */
     public static Optional<MessageSeal> seals(Config config, Supplier<SecretsManagerClient> secrets) {
-        Optional<String> file = config.getOptionalValue(DeploymentKey.FILE_CONFIG, String.class).filter(f -> !f.isBlank());
+        Optional<String> file = config.getOptionalValue(DeploymentKey.FILE_CONFIG, String.class)
+                .filter(f -> !f.isBlank());
         Optional<String> secret = config.getOptionalValue(DeploymentKey.SECRET_CONFIG, String.class)
                 .filter(s -> !s.isBlank());
         if (file.isPresent() && secret.isPresent()) {
@@ -70,28 +69,5 @@ public final class DeploymentKeys {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the deployment key " + file + ": " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The key in {@code file}, created with a new random key (readable by its owner only) when there is none yet, so
-     * a stack restarted on the same data keeps its key.
-     */
-    public static DeploymentKey createIfAbsent(Path file) {
-        try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            Path fresh = Files.createTempFile(file.toAbsolutePath().getParent(), ".deployment-key", ".tmp");
-            try {
-                Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-------"));
-                Files.writeString(fresh, DeploymentKey.generateText(), StandardCharsets.UTF_8);
-                Files.move(fresh, file); // no REPLACE_EXISTING: a key already there wins
-            } catch (FileAlreadyExistsException e) {
-                // kept
-            } finally {
-                Files.deleteIfExists(fresh);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the deployment key " + file + ": " + e.getMessage(), e);
-        }
-        return read(file);
     }
 }

@@ -1,4 +1,4 @@
-package io.gpupipe.adapters.aws;
+package io.gpupipe.localaws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,18 +13,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The local stack's deployment key: a file created once in its data directory, readable by its owner only. */
-class DeploymentKeyFileTest {
+class LocalDeploymentKeyTest {
+
     @Test
     void createIfAbsent_shouldCreateAnOwnerOnlyKeyOnce_andKeepItAcrossRestarts(@TempDir Path dir) throws IOException {
-        Path file = dir.resolve("data").resolve("deployment-key");
+        Path file = dir.resolve("data").resolve(LocalDeploymentKey.FILE_NAME);
 
-        DeploymentKey first = DeploymentKeys.createIfAbsent(file);
-        DeploymentKey again = DeploymentKeys.createIfAbsent(file);
+        DeploymentKey first = LocalDeploymentKey.createIfAbsent(file);
+        DeploymentKey again = LocalDeploymentKey.createIfAbsent(file);
 
         assertThat(again).isEqualTo(first);
         assertThat(Files.getPosixFilePermissions(file)).isEqualTo(Set.of(PosixFilePermission.OWNER_READ,
                 PosixFilePermission.OWNER_WRITE));
-        assertThat(List.of(dir.resolve("data").toFile().list())).containsExactly("deployment-key");
+        assertThat(List.of(dir.resolve("data").toFile().list())).containsExactly(LocalDeploymentKey.FILE_NAME);
     }
-
 }
