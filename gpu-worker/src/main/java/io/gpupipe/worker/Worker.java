@@ -83,7 +83,7 @@ public final class Worker {
                 cache, tracer, origins);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
         this.consumer = new QueueConsumer(queue, processor::process,
-                new LastReceiveFailures(settings, store, backend, clock), window, settings, jobs, clock);
+                new LastReceiveFailures(settings, store, backend, clock, origins), window, settings, jobs, clock);
         this.heartbeat = new Heartbeat(queue, consumer.inFlight(), settings.heartbeat(), consumer.visibilityLock(),
                 clock);
         this.ticker = Executors.newScheduledThreadPool(1, threads("gpupipe-heartbeat"));

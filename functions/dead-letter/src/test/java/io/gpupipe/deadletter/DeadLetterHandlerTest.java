@@ -191,8 +191,8 @@ class DeadLetterHandlerTest {
         // given: a producer's job under way, and a dead-lettered message of the same requestId with another prompt
         String id = UUID.randomUUID().toString();
         String stored = JobIds.stored(Owner.QUEUE, id);
-        InferenceJob first = JobJson.read("{\"requestId\":\"" + stored + "\",\"prompt\":\"first\",\"owner\":"
-                + "\"queue\",\"clientRequestId\":\"" + id + "\"}", InferenceJob.class);
+        InferenceJob first = JobJson.read("{\"requestId\":\"" + stored + "\",\"task\":\"generate\","
+                + "\"prompt\":\"first\",\"owner\":\"queue\",\"clientRequestId\":\"" + id + "\"}", InferenceJob.class);
         try (S3Client s3 = aws.newS3Client()) {
             s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(stored)),
                     RequestBody.fromString(JobJson.write(JobState.queued(first, Tier.of("small"), SUBMITTED))));

@@ -491,8 +491,8 @@ class LocalStackEndToEndTest {
         assertThat(shell(examples.get(2).command())).contains("\"status\":\"succeeded\"");
         assumeTrue(onPath("aws"), "skipped the AWS CLI examples: aws is not installed");
         assertThat(shell(examples.get(3).command())).contains("MessageId");
-        awaitResultObject(ids.direct());
-        assertThat(shell(examples.get(4).command())).contains("\"requestId\":\"" + ids.direct() + "\"")
+        awaitResultObject(JobIds.stored(Owner.QUEUE, ids.direct()));
+        assertThat(shell(examples.get(4).command())).contains("\"clientRequestId\":\"" + ids.direct() + "\"")
                 .contains("\"status\":\"succeeded\"");
         Path dir = Files.createTempDirectory("wav");
         shellIn(dir, examples.get(5).command());
