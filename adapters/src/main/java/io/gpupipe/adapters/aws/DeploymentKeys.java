@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException;
@@ -29,11 +28,9 @@ public final class DeploymentKeys {
     }
 
     /** The seals of the key {@code config} names; {@code secrets} is asked for a client only when a secret is named. */
-    public static Optional<MessageSeal> seals(Config config, Supplier<SecretsManagerClient> secrets) {
-        Optional<String> file = config.getOptionalValue(DeploymentKey.FILE_CONFIG, String.class)
-                .filter(f -> !f.isBlank());
-        Optional<String> secret = config.getOptionalValue(DeploymentKey.SECRET_CONFIG, String.class)
-                .filter(s -> !s.isBlank());
+    public static Optional<MessageSeal> seals(DeploymentKeyConfig config, Supplier<SecretsManagerClient> secrets) {
+        Optional<String> file = config.file().filter(f -> !f.isBlank());
+        Optional<String> secret = config.secret().filter(s -> !s.isBlank());
         if (file.isPresent() && secret.isPresent()) {
             throw new IllegalStateException("set one of " + DeploymentKey.FILE_ENV + " and " + DeploymentKey.SECRET_ENV
                     + ", not both");

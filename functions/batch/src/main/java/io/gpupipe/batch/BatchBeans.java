@@ -2,6 +2,7 @@ package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.adapters.TierQueueUrls;
+import io.gpupipe.adapters.aws.DeploymentKeyConfig;
 import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
@@ -25,7 +26,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.Optional;
-import org.eclipse.microprofile.config.ConfigProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -62,8 +62,8 @@ public class BatchBeans {
     /** The seals of the deployment key, read once at start (the Secrets Manager client only when configured so). */
     @Produces
     @Singleton
-    Optional<MessageSeal> messageSeals(Instance<SecretsManagerClient> secrets) {
-        return DeploymentKeys.seals(ConfigProvider.getConfig(), secrets::get);
+    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.seals(config, secrets::get);
     }
 
     /** Each line's message is sealed: only a sealed message keeps the batch owner's owner at the worker. */

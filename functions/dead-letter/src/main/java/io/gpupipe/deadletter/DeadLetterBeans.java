@@ -1,6 +1,7 @@
 package io.gpupipe.deadletter;
 
 import io.gpupipe.adapters.JobResults;
+import io.gpupipe.adapters.aws.DeploymentKeyConfig;
 import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.model.seal.MessageSeal;
@@ -8,7 +9,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.Optional;
-import org.eclipse.microprofile.config.ConfigProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
@@ -19,8 +19,8 @@ public class DeadLetterBeans {
     /** The seals of the deployment key, read once at start (the Secrets Manager client only when configured so). */
     @Produces
     @Singleton
-    Optional<MessageSeal> messageSeals(Instance<SecretsManagerClient> secrets) {
-        return DeploymentKeys.seals(ConfigProvider.getConfig(), secrets::get);
+    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.seals(config, secrets::get);
     }
 
     @Produces

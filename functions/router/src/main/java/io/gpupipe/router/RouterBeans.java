@@ -1,6 +1,7 @@
 package io.gpupipe.router;
 
 import io.gpupipe.adapters.TierQueueUrls;
+import io.gpupipe.adapters.aws.DeploymentKeyConfig;
 import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
@@ -53,7 +54,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.eclipse.microprofile.config.ConfigProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -86,8 +86,8 @@ public class RouterBeans {
     /** The seals of the deployment key, read once at start (the Secrets Manager client only when configured so). */
     @Produces
     @Singleton
-    Optional<MessageSeal> messageSeals(Instance<SecretsManagerClient> secrets) {
-        return DeploymentKeys.seals(ConfigProvider.getConfig(), secrets::get);
+    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.seals(config, secrets::get);
     }
 
     @Produces

@@ -5,6 +5,7 @@ import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
 import io.gpupipe.adapters.aws.S3JobStore;
+import io.gpupipe.adapters.aws.DeploymentKeyConfig;
 import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.model.seal.MessageSeal;
@@ -14,7 +15,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.Optional;
-import org.eclipse.microprofile.config.ConfigProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -35,8 +35,8 @@ public class AwsPorts {
      */
     @Produces
     @Singleton
-    Optional<MessageSeal> messageSeals(Instance<SecretsManagerClient> secrets) {
-        return DeploymentKeys.seals(ConfigProvider.getConfig(), secrets::get);
+    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.seals(config, secrets::get);
     }
 
     @Produces

@@ -19,9 +19,7 @@ public final class DeploymentKey {
     public static final String SECRET_ENV = "GPUPIPE_DEPLOYMENT_KEY_SECRET";
     /** A file holding the key (the local stack's), instead of {@link #SECRET_ENV}. */
     public static final String FILE_ENV = "GPUPIPE_DEPLOYMENT_KEY_FILE";
-    /** {@link #SECRET_ENV} as a MicroProfile Config key (Quarkus maps the env var onto it). */
-    public static final String SECRET_CONFIG = "gpupipe.deployment-key.secret";
-    /** {@link #FILE_ENV} as a MicroProfile Config key. */
+    /** {@link #FILE_ENV} as a configuration key (Quarkus maps the env var onto it; the local AWS test resource's). */
     public static final String FILE_CONFIG = "gpupipe.deployment-key.file";
     /** The shortest key taken: 32 bytes (the text form's UTF-8 bytes), what HMAC-SHA256 needs for full strength. */
     public static final int MIN_BYTES = 32;
