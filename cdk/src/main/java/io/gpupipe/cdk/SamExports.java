@@ -80,6 +80,11 @@ public record SamExports(String samStackName) {
         return imported("cluster-name");
     }
 
+    /** The deployment key's secret: the worker verifies the router's seals with it (DeploymentKey). */
+    public String deploymentKeySecretArn() {
+        return imported("deployment-key-secret-arn");
+    }
+
     /** The export name (not its value), for tests and docs. */
     public String exportName(String suffix) {
         return samStackName + "-" + suffix;

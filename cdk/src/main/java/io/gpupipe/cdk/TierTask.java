@@ -4,6 +4,7 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.observability.TracingSettings;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.serving.ModelServerHealthCheck;
 import io.gpupipe.model.serving.VllmServeCommand;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import software.amazon.awscdk.services.ecs.HealthCheck;
 import software.amazon.awscdk.services.ecs.LogDriver;
 import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
 import software.amazon.awscdk.services.ecs.TaskDefinition;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.services.s3.BucketAttributes;
@@ -225,6 +227,8 @@ public class TierTask extends Construct {
         env.put("GPUPIPE_WORKER_OPENAI_EXPECTED_MODEL_ROOT", weights.servedPath());
         env.put("QUARKUS_REST_CLIENT_VLLM_URL", "http://127.0.0.1:" + MODEL_SERVER_PORT);
         env.put(MetricNamespace.ENV_VAR, sam.metricNamespace());
+        // the key the router's and the batch function's seals are checked with: only a sealed message names an owner
+        env.put(DeploymentKey.SECRET_ENV, sam.deploymentKeySecretArn());
         return env;
     }
 
@@ -251,6 +255,10 @@ public class TierTask extends Construct {
         bucket.grantRead(taskDefinition.getTaskRole(), JobLayout.CACHE_PREFIX + "*");
         bucket.grantPut(taskDefinition.getTaskRole(), JobLayout.CACHE_PREFIX + "*");
         bucket.grantDelete(taskDefinition.getTaskRole(), JobLayout.CACHE_PREFIX + "*");
+        // the deployment key, read once at start: that one secret, nothing else of Secrets Manager
+        taskDefinition.getTaskRole().addToPrincipalPolicy(PolicyStatement.Builder.create()
+                .sid("ReadDeploymentKey").actions(List.of("secretsmanager:GetSecretValue"))
+                .resources(List.of(sam.deploymentKeySecretArn())).build());
     }
 
     public Tier getTier() {

@@ -6,6 +6,7 @@ import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.observability.MetricNamespace;
+import io.gpupipe.model.seal.DeploymentKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -193,6 +194,26 @@ class GpuStackTest {
         assertThat(putTargets).hasSize(3);
         assertThat(putTargets).anyMatch(r -> r.contains("/jobs/*")).anyMatch(r -> r.contains("/results/*"))
                 .anyMatch(r -> r.contains("/cache/*"));
+    }
+
+    @Test
+    void taskRole_shouldReadTheDeploymentKeySecretOnly_andTheWorkerBeToldItsArn_whenSmallTier() {
+        // when
+        List<Map<String, Object>> secretReads = smallTaskRoleStatements().stream()
+                .filter(s -> list(s.get("Action")).stream().anyMatch(a -> a.toString().startsWith("secretsmanager:")))
+                .toList();
+        Map<String, Object> env = list(container("small", "gpu-worker").get("Environment")).stream()
+                .map(TemplateJson::map)
+                .collect(Collectors.toMap(e -> (String) e.get("Name"), e -> e.get("Value")));
+
+        // then: GetSecretValue on the one secret the serverless stack exports, which the worker reads at start
+        assertThat(secretReads).singleElement().satisfies(statement -> {
+            assertThat(list(statement.get("Action"))).containsExactly("secretsmanager:GetSecretValue");
+            assertThat(TemplateJson.importedNames(statement.get("Resource")))
+                    .containsExactly("gpupipe-deployment-key-secret-arn");
+        });
+        assertThat(env).containsEntry(DeploymentKey.SECRET_ENV,
+                Map.of("Fn::ImportValue", "gpupipe-deployment-key-secret-arn"));
     }
 
     private static List<Map<String, Object>> smallTaskRoleStatements() {

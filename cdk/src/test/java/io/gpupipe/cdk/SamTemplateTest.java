@@ -257,7 +257,7 @@ class SamTemplateTest {
         List<Map<String, Object>> statements = list(map(list(function.get("Policies")).get(0)).get("Statement"))
                 .stream().map(TemplateJson::map).filter(s -> s.containsKey("Sid")).toList();
         assertThat(statements).extracting(s -> s.get("Sid")).containsExactly("ConsumeTheJobDlqOnly", "ReadMarkers",
-                "WriteResultsCreateOnly", "MissingKeysAre404Not403");
+                "WriteResultsCreateOnly", "MissingKeysAre404Not403", "ReadDeploymentKey");
         assertThat(statements.get(0).get("Resource")).isEqualTo(Map.of("Fn::GetAtt", "JobDeadLetterQueue.Arn"));
         assertThat(String.valueOf(statements.get(1).get("Resource"))).contains("/jobs/*");
         assertThat(statements.get(2).get("Action")).isEqualTo("s3:PutObject");
@@ -321,7 +321,7 @@ class SamTemplateTest {
                 .stream().map(TemplateJson::map).filter(s -> s.containsKey("Sid")).toList();
         assertThat(statements).extracting(s -> s.get("Sid")).containsExactly("BatchQueue", "ReadInputs",
                 "BatchRecords", "JobMarkers", "ClaimCheckPayloads", "ReadResults", "QuotaLedgers",
-                "ListRecordsAndMissingKeysAre404Not403");
+                "ListRecordsAndMissingKeysAre404Not403", "ReadDeploymentKey");
         assertThat(String.valueOf(statements.get(1).get("Resource"))).contains("/batch-inputs/*");
         assertThat(statements.get(1).get("Action")).isEqualTo("s3:GetObject");
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.seal.DeploymentKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ class SamTranslatedTemplateTest {
     private static final String ALARMS = "arn:${AWS::Partition}:cloudwatch:${AWS::Region}:${AWS::AccountId}:alarm:"
             + "${ClusterName}-*";
     private static final String LOGS = "logs:CreateLogGroup *|logs:CreateLogStream *|logs:PutLogEvents *";
+    /** The deployment key: read by those that seal job messages (router, batch) or judge seals (dead-letter). */
+    private static final String DEPLOYMENT_KEY = "secretsmanager:GetSecretValue ${DeploymentKeySecret}";
 
     /**
      * The least-privilege table: every action each function's role may take, on what ({@code <tier>} stands for each
@@ -68,7 +71,8 @@ class SamTranslatedTemplateTest {
                     "s3:GetObject " + BUCKET + "/quotas/*", "s3:PutObject " + BUCKET + "/quotas/*",
                     "s3:DeleteObject " + BUCKET + "/quotas/*",
                     // GET /v1/usage: settled days' summaries read, or made once
-                    "s3:GetObject " + BUCKET + "/usage/summaries/*", "s3:PutObject " + BUCKET + "/usage/summaries/*"),
+                    "s3:GetObject " + BUCKET + "/usage/summaries/*", "s3:PutObject " + BUCKET + "/usage/summaries/*",
+                    DEPLOYMENT_KEY),
             "ResultNotifierFunction", String.join("|", LOGS, "sqs:SendMessage ${FunctionFailureQueue.Arn}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${SuccessTopic.TopicName}",
                     "sns:Publish arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:${ErrorTopic.TopicName}",
@@ -106,7 +110,7 @@ class SamTranslatedTemplateTest {
             "DeadLetterFunction", String.join("|", LOGS, "sqs:ReceiveMessage ${JobDeadLetterQueue.Arn}",
                     "sqs:DeleteMessage ${JobDeadLetterQueue.Arn}", "sqs:GetQueueAttributes ${JobDeadLetterQueue.Arn}",
                     "s3:GetObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/results/*",
-                    "s3:ListBucket " + BUCKET, KMS_IF_SET),
+                    "s3:ListBucket " + BUCKET, KMS_IF_SET, DEPLOYMENT_KEY),
             "BatchFunction", String.join("|", LOGS, "sqs:SendMessage ${<tier>Queue.Arn}",
                     "sqs:ReceiveMessage ${BatchQueue.Arn}", "sqs:DeleteMessage ${BatchQueue.Arn}",
                     "sqs:GetQueueAttributes ${BatchQueue.Arn}", "sqs:SendMessage ${BatchQueue.Arn}",
@@ -114,7 +118,7 @@ class SamTranslatedTemplateTest {
                     "s3:PutObject " + BUCKET + "/batches/*", "s3:DeleteObject " + BUCKET + "/batches/*",
                     "s3:GetObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/jobs/*",
                     "s3:DeleteObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/payloads/*",
-                    "s3:GetObject " + BUCKET + "/results/*", "s3:ListBucket " + BUCKET, KMS_IF_SET));
+                    "s3:GetObject " + BUCKET + "/results/*", "s3:ListBucket " + BUCKET, KMS_IF_SET, DEPLOYMENT_KEY));
     /**
      * Actions allowed on "*": they have no resource type (CloudWatch metrics, DescribeAutoScalingGroups: Service
      * Authorization Reference) or are Lambda's own log writes.
@@ -235,6 +239,32 @@ class SamTranslatedTemplateTest {
             assertThat(granted).as("%s: no wildcard action", function).noneMatch(p -> action(p).contains("*"));
             assertThat(granted).as("%s: '*' only where no resource type exists", function)
                     .filteredOn(p -> p.endsWith(" *")).allMatch(p -> UNSCOPED.contains(action(p)));
+        }
+    }
+
+    @Test
+    void deploymentKey_shouldBeAGeneratedSecret_readableAndNamedOnlyWhereMessagesAreSealedOrJudged() {
+        // given: the functions that seal job messages (router, batch) or judge their seals (dead-letter); the worker
+        // is the CDK app's (GpuStackTest)
+        Set<String> readers = Set.of("RouterFunction", "BatchFunction", "DeadLetterFunction");
+        JsonNode secret = resources.get("DeploymentKeySecret");
+
+        // then: a random secret of at least 32 bytes, created by the template
+        assertThat(secret.get("Type").asText()).isEqualTo("AWS::SecretsManager::Secret");
+        assertThat(secret.at("/Properties/GenerateSecretString/PasswordLength").asInt())
+                .isGreaterThanOrEqualTo(DeploymentKey.MIN_BYTES);
+        // and no role but the readers' names it; each reader is told the secret by the one env var
+        List<String> naming = new ArrayList<>();
+        resources.fields().forEachRemaining(r -> {
+            if (r.getValue().get("Type").asText().equals("AWS::IAM::Role")
+                    && r.getValue().toString().contains("DeploymentKeySecret")) {
+                naming.add(r.getKey());
+            }
+        });
+        assertThat(naming).containsExactlyInAnyOrderElementsOf(readers.stream().map(f -> f + "Role").toList());
+        for (String function : readers) {
+            assertThat(resources.get(function).at("/Properties/Environment/Variables/" + DeploymentKey.SECRET_ENV)
+                    .toString()).as(function).contains("DeploymentKeySecret");
         }
     }
 

@@ -12,6 +12,7 @@ import io.gpupipe.model.JobResult;
 import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.seal.MessageOrigin;
 import io.gpupipe.worker.consumption.FailureDecision;
 import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.worker.consumption.QueueWait;
@@ -32,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -57,10 +59,14 @@ final class JobProcessor {
     private final JobSpans spans;
     private final MarkerClaim claims;
     private final ResultRecorder results;
+    private final Function<QueueMessage, MessageOrigin> origins;
 
+    /** {@code origins} tells a sealed message (the router's, the batch function's) from a producer's. */
     JobProcessor(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend, JobEvents events,
-                 Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache, Tracer tracer) {
+                 Clock clock, DoubleSupplier random, Executor io, ResultCacheWriter cache, Tracer tracer,
+                 Function<QueueMessage, MessageOrigin> origins) {
         this.settings = settings;
+        this.origins = origins;
         this.store = store;
         this.backend = backend;
         this.events = events;
@@ -95,7 +101,9 @@ final class JobProcessor {
         QueueMessage message = inFlight.message();
         Instant started = clock.instant();
         // a message whose task this tier does not serve is refused like any invalid one, before the model is called
-        QueuedJob read = QueuedJob.read(message.body(), this::payload, settings.tiers(), settings.tier());
+        // only a sealed message may name an API caller's owner; any other is the queue owner's, namespaced
+        QueuedJob read = QueuedJob.read(message.body(), this::payload, settings.tiers(), settings.tier(),
+                origins.apply(message));
         if (read instanceof QueuedJob.Malformed bad) {
             spans.queueWait(message.sentAt(), started);
             JobContext context = new JobContext(inFlight, started, QueueWait.millis(message.sentAt(), started));
@@ -131,6 +139,11 @@ final class JobProcessor {
                 JobLogContext.carriedTo(() -> store.markerSnapshot(job.requestId())), io);
         boolean resultExists = store.resultExists(job.requestId());
         MarkerSnapshot marker = join(markerRead);
+        if (marker.state().map(held -> held.heldByAnother(job)).orElse(false)) {
+            // another owner's job, or another request, under this id: this message must not change it
+            events.emit(malformed.refuseHeldId(context, job, marker.state().get()));
+            return Disposition.delete();
+        }
         if (resultExists) {
             emit(context, job, JobOutcome.DUPLICATE, null, model, JobContext.Usage.NONE);
             return Disposition.delete();

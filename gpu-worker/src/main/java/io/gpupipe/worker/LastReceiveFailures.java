@@ -5,10 +5,12 @@ import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.QueuedJob;
+import io.gpupipe.model.seal.MessageOrigin;
 import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,8 +26,12 @@ final class LastReceiveFailures {
     private final WorkerJobStore store;
     private final InferenceBackend backend;
     private final Clock clock;
+    private final Function<QueueMessage, MessageOrigin> origins;
 
-    LastReceiveFailures(WorkerSettings settings, WorkerJobStore store, InferenceBackend backend, Clock clock) {
+    /** {@code origins} tells whose a message's job is, as the processor does (a producer's is namespaced). */
+    LastReceiveFailures(WorkerSettings settings, WorkerJobStore store, InferenceBackend backend, Clock clock,
+                        Function<QueueMessage, MessageOrigin> origins) {
+        this.origins = origins;
         this.settings = settings;
         this.store = store;
         this.backend = backend;
@@ -66,7 +72,7 @@ final class LastReceiveFailures {
     }
 
     private Optional<InferenceJob> parse(QueueMessage message) {
-        return QueuedJob.read(message.body(), settings.tiers(), null) instanceof QueuedJob.Valid v
-                ? Optional.of(v.job()) : Optional.empty();
+        return QueuedJob.read(message.body(), key -> Optional.empty(), settings.tiers(), null,
+                origins.apply(message)) instanceof QueuedJob.Valid v ? Optional.of(v.job()) : Optional.empty();
     }
 }

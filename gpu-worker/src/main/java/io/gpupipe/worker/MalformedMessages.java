@@ -3,11 +3,14 @@ package io.gpupipe.worker;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
 import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import java.time.Clock;
+import java.util.Objects;
 
 /**
  * A message {@link QueuedJob} finds malformed (malformed, or a task the tier does not serve): the client gets a
@@ -27,6 +30,21 @@ final class MalformedMessages {
         this.queue = queue;
         this.store = store;
         this.clock = clock;
+    }
+
+    /**
+     * A valid message naming a stored id that {@code held}, another owner's job or another request, already has: it
+     * gets no result (that id's result is the holder's to write), and goes to the DLQ with the reason. Returns the
+     * event of the refusal; the caller deletes the message.
+     */
+    JobEvent refuseHeldId(JobContext context, InferenceJob job, JobState held) {
+        String reason = ErrorCodes.INVALID_REQUEST + ": requestId " + job.requestId() + " is held by "
+                + (Objects.equals(held.owner(), job.owner()) ? "another request" : "another owner's job")
+                + "; the message was not run and changed nothing of that job";
+        queue.sendToDeadLetterQueue(context.message(), reason);
+        return new JobEvent(job.requestId(), tier, job.task(), JobOutcome.INVALID, ErrorCodes.INVALID_REQUEST,
+                context.attempts(), context.queueWaitMs(), 0, context.processingMs(clock), 0, 0, 0, null, null,
+                taskArn);
     }
 
     /** Returns the event of the rejection; the caller deletes the message. */

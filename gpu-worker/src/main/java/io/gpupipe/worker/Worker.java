@@ -1,13 +1,17 @@
 package io.gpupipe.worker;
 
+import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
+import io.gpupipe.model.seal.MessageOrigin;
+import io.gpupipe.model.seal.MessageSeal;
 import io.gpupipe.worker.consumption.AdaptiveWindow;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +19,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,6 +53,24 @@ public final class Worker {
      */
     public Worker(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend, JobEvents events,
                   Clock clock, ResultCacheWriter cache, Tracer tracer) {
+        this(settings, queue, store, backend, events, clock, cache, tracer, message -> MessageOrigin.SEALED);
+    }
+
+    /**
+     * The deployed worker: as above, a message sealed with {@code seals} ({@link MessageSeal}, the router's and the
+     * batch function's) keeps the owner it names, any other is the queue owner's ({@link MessageOrigin}). The
+     * constructors without seals take every message as sealed: for tests and benchmarks that alone write to their
+     * queue.
+     */
+    public Worker(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend,
+                  JobEvents events, Clock clock, ResultCacheWriter cache, Tracer tracer, Optional<MessageSeal> seals) {
+        this(settings, queue, store, backend, events, clock, cache, tracer,
+                message -> MessageOrigin.of(seals, message.body(), message.seal()));
+    }
+
+    private Worker(WorkerSettings settings, TierQueue queue, WorkerJobStore store, InferenceBackend backend,
+                   JobEvents events, Clock clock, ResultCacheWriter cache, Tracer tracer,
+                   Function<QueueMessage, MessageOrigin> origins) {
         this.settings = settings;
         this.backend = backend;
         this.window = new ConsumptionWindow(settings.maxInFlight());
@@ -57,10 +80,10 @@ public final class Worker {
             events.emit(event);
         };
         JobProcessor processor = new JobProcessor(settings, queue, store, backend, counted, clock, Math::random, io,
-                cache, tracer);
+                cache, tracer, origins);
         ExecutorService jobs = Executors.newFixedThreadPool(settings.maxInFlight(), threads("gpupipe-job"));
         this.consumer = new QueueConsumer(queue, processor::process,
-                new LastReceiveFailures(settings, store, backend, clock), window, settings, jobs, clock);
+                new LastReceiveFailures(settings, store, backend, clock, origins), window, settings, jobs, clock);
         this.heartbeat = new Heartbeat(queue, consumer.inFlight(), settings.heartbeat(), consumer.visibilityLock(),
                 clock);
         this.ticker = Executors.newScheduledThreadPool(1, threads("gpupipe-heartbeat"));

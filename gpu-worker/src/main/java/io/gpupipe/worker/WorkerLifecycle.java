@@ -10,6 +10,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.retry.RetryPolicy.Retry;
 import io.gpupipe.model.retry.RetryPolicy;
+import io.gpupipe.model.seal.MessageSeal;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.opentelemetry.api.trace.Tracer;
@@ -43,12 +44,14 @@ public class WorkerLifecycle {
     private final JobEvents events;
     private final CacheStore cache;
     private final Tracer tracer;
+    private final Optional<MessageSeal> seals;
     private volatile Worker worker;
     private volatile Thread starter;
 
     WorkerLifecycle(WorkerConfig config, TierQueue queue, WorkerJobStore store, InferenceBackend backend, WorkerState state,
-                    JobEvents events, CacheStore cache, Tracer tracer) {
+                    JobEvents events, CacheStore cache, Tracer tracer, Optional<MessageSeal> seals) {
         this.tracer = tracer;
+        this.seals = seals;
         this.config = config;
         this.cache = cache;
         this.events = events;
@@ -97,7 +100,7 @@ public class WorkerLifecycle {
             untilDone("warm up the model", () -> warmUp(settings));
             Worker started = new Worker(settings, queue, store, backend, events, Clock.systemUTC(),
                     new ResultCacheWriter(cache, TierCatalogue.bundled().get(settings.tier()), Clock.systemUTC()),
-                    tracer);
+                    tracer, seals);
             synchronized (this) {
                 if (state.isShuttingDown()) {
                     return;

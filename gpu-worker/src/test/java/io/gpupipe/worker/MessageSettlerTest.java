@@ -7,6 +7,7 @@ import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.retry.RetryPolicy;
+import io.gpupipe.model.seal.MessageOrigin;
 import io.gpupipe.worker.support.WorkerConfigs;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,7 @@ class MessageSettlerTest {
     private final WorkerSettings settings = WorkerSettings.resolve(WorkerConfigs.of(Map.of()), QUEUE, "arn:task");
     // store and backend are only used on a last receive, which these messages never reach
     private final MessageSettler settler = new MessageSettler(queue, new LastReceiveFailures(settings, null, null,
-            null), new DeleteBatcher(queue, "test-deletes", Duration.ofMillis(10), RetryPolicy.immediate(1)));
+            null, message -> MessageOrigin.SEALED), new DeleteBatcher(queue, "test-deletes", Duration.ofMillis(10), RetryPolicy.immediate(1)));
 
     @AfterEach
     void close() {

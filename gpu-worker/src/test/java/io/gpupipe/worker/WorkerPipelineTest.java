@@ -11,12 +11,16 @@ import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.worker.standin.VllmStandInResource;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RecordingJobEvents;
@@ -48,6 +52,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
     @ResourceArg(name = "max-model-len", value = "1024")})
 class WorkerPipelineTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(20);
+    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
 
     @Inject
     RecordingJobEvents events;
@@ -149,11 +154,63 @@ class WorkerPipelineTest extends WorkerAppTest {
         String id = LocalPipeline.newRequestId();
         pipeline.sqs().sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)).delaySeconds(2)
                 .messageBody(LocalPipeline.job(id, "direct " + id)));
-        // when
-        JobResult result = pipeline.awaitResult(id, RESULT_TIMEOUT);
+        // when: a producer's job, stored under the id derived from the queue owner and its requestId
+        JobResult result = pipeline.awaitResult(JobIds.stored(Owner.QUEUE, id), RESULT_TIMEOUT);
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.queueWaitMs()).isGreaterThanOrEqualTo(1900);
+        assertThat(result.owner()).isEqualTo(Owner.QUEUE.value());
+        assertThat(result.clientRequestId()).isEqualTo(id);
+    }
+
+    @Test
+    void unsealedMessageNamingACallersOwner_shouldRunAsTheQueueOwnersJob_andLeaveTheCallersJobUntouched() {
+        // given: caller A's queued job (its marker, as the router wrote it) and a producer's message naming A's
+        // owner, A's client id and A's stored id, with another prompt
+        String clientId = LocalPipeline.newRequestId();
+        String stored = JobIds.stored(ALICE, clientId);
+        String own = LocalPipeline.job(stored, "A's own " + clientId, j -> j.put("owner", ALICE.value())
+                .put("clientRequestId", clientId));
+        JobState marker = JobState.queued(JobJson.read(own, InferenceJob.class), Tier.of("small"),
+                Instant.parse("2026-12-04T07:00:00Z"));
+        pipeline.putMarker(marker);
+        String planted = LocalPipeline.job(stored, "planted " + clientId, j -> j.put("owner", ALICE.value())
+                .put("clientRequestId", clientId));
+        // when
+        pipeline.sendUnsealed(LocalAws.DEFAULT_TEXT_QUEUE, planted);
+        JobResult result = pipeline.awaitResult(JobIds.stored(Owner.QUEUE, stored), RESULT_TIMEOUT);
+        // then: the planted job ran as the queue owner's, under its own id; A's job is as it was
+        assertThat(result.owner()).isEqualTo(Owner.QUEUE.value());
+        assertThat(result.clientRequestId()).isEqualTo(stored);
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
+        assertThat(pipeline.marker(stored)).contains(marker);
+        assertThat(pipeline.result(stored)).isEmpty();
+    }
+
+    @Test
+    void messageOfAnotherRequestUnderAHeldId_shouldReachTheDlqWithTheReason_andChangeNothing() {
+        // given: a producer's job under way (its marker), and a second producer message of the same requestId with
+        // another prompt
+        String id = LocalPipeline.newRequestId();
+        String stored = JobIds.stored(Owner.QUEUE, id);
+        JobState marker = JobState.queued(JobJson.read(LocalPipeline.job(stored, "first " + id, j -> j.put("owner",
+                Owner.QUEUE.value()).put("clientRequestId", id)), InferenceJob.class), Tier.of("small"),
+                Instant.parse("2026-12-04T07:00:00Z"));
+        pipeline.putMarker(marker);
+        String second = LocalPipeline.job(id, "second " + id);
+        // when
+        pipeline.sendUnsealed(LocalAws.DEFAULT_TEXT_QUEUE, second);
+        List<Message> deadLetters = pipeline.awaitDeadLetters(id, RESULT_TIMEOUT);
+        // then: refused with the reason, without a model call, a result or a marker change
+        assertThat(deadLetters).singleElement().satisfies(dead -> {
+            assertThat(dead.body()).isEqualTo(second);
+            assertThat(dead.messageAttributes().get(MessageAttributes.ERROR_REASON).stringValue())
+                    .startsWith("invalid_request").contains("held by another request");
+        });
+        awaitQueueEmpty(LocalAws.DEFAULT_TEXT_QUEUE);
+        assertThat(standIn.completionsWith("second " + id)).isZero();
+        assertThat(pipeline.result(stored)).isEmpty();
+        assertThat(pipeline.marker(stored)).contains(marker);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.gpupipe.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.batch.BatchMember;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * The job marker at {@code jobs/{id}.json}: written {@code queued} by the router (create-only), then rewritten
@@ -79,6 +80,14 @@ public record JobState(
      */
     public boolean describes(InferenceJob job) {
         return requestDigest != null && requestDigest.equals(job.requestDigest());
+    }
+
+    /**
+     * True when this marker is held by another job than {@code job}: another owner's, or (when it records a digest)
+     * another request under the same id. A message of such a job must not change it.
+     */
+    public boolean heldByAnother(InferenceJob job) {
+        return !Objects.equals(owner, job.owner()) || (requestDigest != null && !describes(job));
     }
 
     public JobState running(String taskArn, Instant now) {

@@ -10,6 +10,11 @@ public final class MessageAttributes {
     public static final String TASK = "task";
     /** Set by the router when the job has a priority. */
     public static final String PRIORITY = "priority";
+    /**
+     * Set by the router and the batch function: the message's seal ({@link io.gpupipe.model.seal.MessageSeal}), the
+     * proof that they sent it; the worker copies it onto a message it moves to the DLQ.
+     */
+    public static final String SEAL = "gpupipe-seal";
     /** Set by the worker on DLQ messages it moves itself: why the message was rejected. */
     public static final String ERROR_REASON = "ErrorReason";
     /** Set by the worker on DLQ messages it moves itself: the queue the message came from. */

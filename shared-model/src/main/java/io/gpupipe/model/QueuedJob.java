@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.seal.MessageOrigin;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -16,9 +17,11 @@ import java.util.function.Function;
 /**
  * A job message of a tier queue (or the claim-check payload it points at), read once: the job's fields are judged
  * as a client's request is ({@link JobFields}), and the message's own fields by the queue's rules: a requestId is
- * required (the sender chose the stored id), {@code submittedAt}, {@code batch}, {@code owner} and
- * {@code clientRequestId} are read (only IAM-trusted senders write to a queue), and a task the consuming tier does
- * not serve is refused. A malformed message keeps what it validly named, so its failed result reaches its client.
+ * required, {@code submittedAt} and {@code batch} are read, and a task the consuming tier does not serve is refused.
+ * Whose job it is depends on its {@link MessageOrigin}: a sealed message (the router's, the batch function's) keeps
+ * its {@code owner}, {@code clientRequestId} and stored id; any other is the queue owner's, its requestId namespaced
+ * ({@link MessageOrigin#producerKey}). A malformed message keeps what it validly named, so its failed result reaches
+ * its client (a producer's under its namespaced id).
  */
 public sealed interface QueuedJob {
 
@@ -49,18 +52,28 @@ public sealed interface QueuedJob {
         }
     }
 
-    /** Reads the message body {@code json} taken from the queue of {@code consumer} (null: any tier's). */
+    /**
+     * Reads the message body {@code json} taken from the queue of {@code consumer} (null: any tier's) as its sender
+     * wrote it ({@link MessageOrigin#SEALED}).
+     */
     static QueuedJob read(String json, TierCatalogue tiers, Tier consumer) {
         return read(json, key -> Optional.empty(), tiers, consumer);
+    }
+
+    /** As {@link #read(String, Function, TierCatalogue, Tier, MessageOrigin)}, for a sealed message. */
+    static QueuedJob read(String json, Function<String, Optional<String>> payloads, TierCatalogue tiers,
+                          Tier consumer) {
+        return read(json, payloads, tiers, consumer, MessageOrigin.SEALED);
     }
 
     /**
      * Reads the message body {@code json} taken from the queue of {@code consumer}, each document once: a claim
      * check ({@link JobMessage#payloadKey}) is replaced by the payload {@code payloads} returns for its key; a
-     * payload that is gone leaves the pointer itself to be judged, which fails (it has no prompt).
+     * payload that is gone leaves the pointer itself to be judged, which fails (it has no prompt). {@code origin}
+     * decides whose job it is (the seal covers the body as sent, the pointer of a claim check).
      */
     static QueuedJob read(String json, Function<String, Optional<String>> payloads, TierCatalogue tiers,
-                          Tier consumer) {
+                          Tier consumer, MessageOrigin origin) {
         JsonBodies.Either body = JsonBodies.read(json);
         if (body.failure().isPresent()) {
             return malformedBody(body.failure().get());
@@ -70,22 +83,33 @@ public sealed interface QueuedJob {
         if (payload.isPresent() && payload.get().failure().isPresent()) {
             return malformedBody(payload.get().failure().get());
         }
-        return read(payload.map(JsonBodies.Either::object).orElse(body.object()), tiers, consumer);
+        return read(payload.map(JsonBodies.Either::object).orElse(body.object()), tiers, consumer, origin);
     }
 
-    /** Reads a parsed message body taken from the queue of {@code consumer} (null: any tier's). */
+    /** Reads a parsed, sealed message body taken from the queue of {@code consumer} (null: any tier's). */
     static QueuedJob read(JsonNode json, TierCatalogue tiers, Tier consumer) {
+        return read(json, tiers, consumer, MessageOrigin.SEALED);
+    }
+
+    /** Reads a parsed message body of {@code origin} taken from the queue of {@code consumer} (null: any tier's). */
+    static QueuedJob read(JsonNode json, TierCatalogue tiers, Tier consumer, MessageOrigin origin) {
         JsonBodies.Either body = JsonBodies.object(json);
         if (body.failure().isPresent()) {
             return malformedBody(body.failure().get());
         }
         var errors = new ArrayList<FieldError>();
         var fields = new FieldReader(json, errors);
-        String requestId = readRequestId(fields);
+        String named = readRequestId(fields);
+        // a producer's requestId is its own client id: the job is stored under the id derived from the queue owner
+        JobKey producer = origin == MessageOrigin.PRODUCER && named != null ? MessageOrigin.producerKey(named) : null;
+        String requestId = producer != null ? producer.storedId() : named;
         JobFields job = JobFields.read(fields, tiers, consumer, false);
         Instant submittedAt = readSubmittedAt(fields);
         BatchMember batch = readBatch(fields, requestId);
-        JobKey key = readKey(fields, requestId, readOwner(fields));
+        JobKey key = switch (origin) {
+            case SEALED -> readKey(fields, requestId, readOwner(fields));
+            case PRODUCER -> producer; // whatever owner or clientRequestId the body names
+        };
         if (!errors.isEmpty()) {
             boolean taskRefused = errors.stream().anyMatch(e -> e.field().equals("task")
                     && !ErrorCodes.NOT_SERVED.equals(e.code()));

@@ -11,6 +11,7 @@ import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.seal.MessageSeal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,7 +38,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  * queue's message size); each entry succeeds or fails on its own, so the answer is checked entry by entry. Each message carries
  * the sender's trace, when there is one: W3C {@code traceparent} as a message attribute and the same ids as the
  * {@code AWSTraceHeader} system attribute, so X-Ray links the SQS hop; and its owner as {@code MessageGroupId}
- * ({@link #messageGroupId}).
+ * ({@link #messageGroupId}). With a {@link MessageSeal} (the router's, the batch function's), each message carries
+ * the seal of its exact body ({@link MessageAttributes#SEAL}), the proof the worker needs to take the owner it names.
  */
 public final class SqsJobQueue implements JobQueue {
     private static final Logger LOG = Logger.getLogger(SqsJobQueue.class);
@@ -46,6 +48,7 @@ public final class SqsJobQueue implements JobQueue {
     private final int maxMessageBytes;
     private final BiConsumer<String, String> payloadWriter;
     private final Supplier<Optional<TraceContext>> currentTrace;
+    private final Optional<MessageSeal> seals;
 
     /** A queue whose messages carry no trace. */
     public SqsJobQueue(SqsClient sqs, Map<Tier, String> queueUrls, int maxMessageBytes,
@@ -59,6 +62,14 @@ public final class SqsJobQueue implements JobQueue {
      */
     public SqsJobQueue(SqsClient sqs, Map<Tier, String> queueUrls, int maxMessageBytes,
                        BiConsumer<String, String> payloadWriter, Supplier<Optional<TraceContext>> currentTrace) {
+        this(sqs, queueUrls, maxMessageBytes, payloadWriter, currentTrace, Optional.empty());
+    }
+
+    /** As above, each message sealed with {@code seals} when present (unsealed, a job is the queue owner's). */
+    public SqsJobQueue(SqsClient sqs, Map<Tier, String> queueUrls, int maxMessageBytes,
+                       BiConsumer<String, String> payloadWriter, Supplier<Optional<TraceContext>> currentTrace,
+                       Optional<MessageSeal> seals) {
+        this.seals = seals;
         this.sqs = sqs;
         this.queueUrls = Map.copyOf(queueUrls);
         this.maxMessageBytes = maxMessageBytes;
@@ -73,7 +84,7 @@ public final class SqsJobQueue implements JobQueue {
         Optional<TraceContext> trace = currentTrace.get();
         try {
             return sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(message).messageGroupId(messageGroupId(job))
-                    .messageAttributes(attributes(job, tier, trace)).messageSystemAttributes(systemAttributes(trace)))
+                    .messageAttributes(attributes(job, tier, trace, message)).messageSystemAttributes(systemAttributes(trace)))
                     .messageId();
         } catch (AwsServiceException e) {
             if (AwsFailures.isClientError(e)) {
@@ -109,7 +120,7 @@ public final class SqsJobQueue implements JobQueue {
                 InferenceJob job = byId.get(message.requestId());
                 batch.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(batch.size()))
                         .messageBody(message.body()).messageGroupId(messageGroupId(job))
-                        .messageAttributes(attributes(job, tier, trace))
+                        .messageAttributes(attributes(job, tier, trace, message.body()))
                         .messageSystemAttributes(systemAttributes(trace)).build());
                 ids.add(message.requestId());
             }
@@ -192,9 +203,10 @@ public final class SqsJobQueue implements JobQueue {
         return FairQueueGroups.ofOwner(job.owner());
     }
 
-    private static Map<String, MessageAttributeValue> attributes(InferenceJob job, Tier tier,
-                                                                 Optional<TraceContext> trace) {
+    private Map<String, MessageAttributeValue> attributes(InferenceJob job, Tier tier, Optional<TraceContext> trace,
+                                                          String body) {
         Map<String, MessageAttributeValue> attributes = new HashMap<>();
+        seals.ifPresent(s -> attributes.put(MessageAttributes.SEAL, string(s.seal(body))));
         attributes.put(MessageAttributes.TIER, string(tier.wireName()));
         attributes.put(MessageAttributes.TASK, string(job.task().wireName()));
         if (job.priority() != null) {

@@ -10,6 +10,7 @@ import io.gpupipe.model.observability.TraceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,9 +81,15 @@ public final class SqsTierQueue implements TierQueue {
             String sent = system.get(MessageSystemAttributeName.SENT_TIMESTAMP);
             Instant sentAt = sent == null ? null : Instant.ofEpochMilli(Long.parseLong(sent));
             received.add(new QueueMessage(m.messageId(), m.receiptHandle(), m.body(), receiveCount, sentAt,
-                    traceparent(m), system.get(MessageSystemAttributeName.MESSAGE_GROUP_ID)));
+                    traceparent(m), system.get(MessageSystemAttributeName.MESSAGE_GROUP_ID), seal(m)));
         }
         return received;
+    }
+
+    /** The message's seal attribute, null when it has none; judged by the worker, not here. */
+    private static String seal(Message m) {
+        MessageAttributeValue attribute = m.messageAttributes().get(MessageAttributes.SEAL);
+        return attribute == null ? null : attribute.stringValue();
     }
 
     /**
@@ -149,11 +156,16 @@ public final class SqsTierQueue implements TierQueue {
         }
         String shortReason = reason.length() <= MAX_REASON_CHARS ? reason
                 : reason.substring(0, MAX_REASON_CHARS - 3) + "...";
-        // the message keeps its group (its owner), so a redrive back to a tier queue stays fair
+        // the message keeps its group (its owner), so a redrive back to a tier queue stays fair, and its seal, so the
+        // dead-letter function and a redriven delivery judge its owner as the worker did
+        Map<String, MessageAttributeValue> attributes = new HashMap<>();
+        attributes.put(MessageAttributes.ERROR_REASON, stringAttribute(shortReason));
+        attributes.put(MessageAttributes.ORIGINAL_QUEUE, stringAttribute(queueUrl));
+        if (message.seal() != null) {
+            attributes.put(MessageAttributes.SEAL, stringAttribute(message.seal()));
+        }
         sqs.sendMessage(b -> b.queueUrl(dlqUrl).messageBody(message.body()).messageGroupId(message.messageGroupId())
-                .messageAttributes(Map.of(
-                        MessageAttributes.ERROR_REASON, stringAttribute(shortReason),
-                        MessageAttributes.ORIGINAL_QUEUE, stringAttribute(queueUrl))));
+                .messageAttributes(attributes));
     }
 
     private static MessageAttributeValue stringAttribute(String value) {

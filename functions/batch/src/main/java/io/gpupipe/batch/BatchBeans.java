@@ -2,6 +2,8 @@ package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.adapters.TierQueueUrls;
+import io.gpupipe.adapters.aws.DeploymentKeyConfig;
+import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3JobStore;
@@ -20,13 +22,17 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
+import io.gpupipe.model.seal.MessageSeal;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -57,11 +63,20 @@ public class BatchBeans {
         return new S3JobStore(s3, presigner, config.bucket());
     }
 
+    /** The seals of the deployment key, read once at start (the Secrets Manager client only when configured so). */
     @Produces
     @Singleton
-    JobQueue jobQueue(SqsClient sqs, JobStore store, BatchConfig config, TierCatalogue tiers) {
+    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.seals(config, secrets::get);
+    }
+
+    /** Each line's message is sealed: only a sealed message keeps the batch owner's owner at the worker. */
+    @Produces
+    @Singleton
+    JobQueue jobQueue(SqsClient sqs, JobStore store, BatchConfig config, TierCatalogue tiers,
+                      Optional<MessageSeal> seals) {
         return new SqsJobQueue(sqs, TierQueueUrls.of(tiers, config.tierQueueUrls(), "gpupipe.batch.tier-queue-urls"),
-                config.maxMessageBytes(), store::putPayload);
+                config.maxMessageBytes(), store::putPayload, Optional::empty, seals);
     }
 
     /** The router's submit and cancel rules, without its fault hook, cache or per-caller limit. */

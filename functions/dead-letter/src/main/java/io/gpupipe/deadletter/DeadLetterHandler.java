@@ -27,7 +27,9 @@ public class DeadLetterHandler implements RequestHandler<SQSEvent, SQSBatchRespo
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         return SqsPartialBatch.settle(event, message -> service.settle(message.getMessageId(), message.getBody(),
-                receiveCount(message.getAttributes()), errorReason(message.getMessageAttributes())).deletable());
+                stringAttribute(message.getMessageAttributes(), MessageAttributes.SEAL),
+                receiveCount(message.getAttributes()),
+                stringAttribute(message.getMessageAttributes(), MessageAttributes.ERROR_REASON)).deletable());
     }
 
     private static int receiveCount(Map<String, String> attributes) {
@@ -38,9 +40,8 @@ public class DeadLetterHandler implements RequestHandler<SQSEvent, SQSBatchRespo
         }
     }
 
-    private static String errorReason(Map<String, SQSEvent.MessageAttribute> attributes) {
-        SQSEvent.MessageAttribute reason = attributes == null ? null
-                : attributes.get(MessageAttributes.ERROR_REASON);
-        return reason == null ? null : reason.getStringValue();
+    private static String stringAttribute(Map<String, SQSEvent.MessageAttribute> attributes, String name) {
+        SQSEvent.MessageAttribute attribute = attributes == null ? null : attributes.get(name);
+        return attribute == null ? null : attribute.getStringValue();
     }
 }

@@ -3,6 +3,8 @@ package io.gpupipe.deadletter;
 import io.gpupipe.adapters.JobResults;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.seal.MessageOrigin;
+import io.gpupipe.model.seal.MessageSeal;
 import io.gpupipe.deadletter.domain.DeadLetter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -20,15 +22,22 @@ public class DeadLetterService {
 
     private final JobResults store;
     private final Clock clock;
+    private final Optional<MessageSeal> seals;
 
-    DeadLetterService(JobResults store, Clock clock) {
+    DeadLetterService(JobResults store, Clock clock, Optional<MessageSeal> seals) {
         this.store = store;
         this.clock = clock;
+        this.seals = seals;
     }
 
-    /** {@code receiveCount} is ApproximateReceiveCount; {@code reason} the ErrorReason attribute or null. */
-    public Settlement settle(String messageId, String body, int receiveCount, String reason) {
-        DeadLetter letter = DeadLetter.read(body);
+    /**
+     * {@code seal} is the message's seal attribute or null (a producer's message: its job is the queue owner's,
+     * namespaced, as the worker read it); {@code receiveCount} is ApproximateReceiveCount; {@code reason} the
+     * ErrorReason attribute or null.
+     */
+    public Settlement settle(String messageId, String body, String seal, int receiveCount, String reason) {
+        MessageOrigin origin = MessageOrigin.of(seals, body, seal);
+        DeadLetter letter = DeadLetter.read(body, origin);
         if (letter instanceof DeadLetter.Unreadable unreadable) {
             LOG.errorf("dead-letter kept: message %s has no readable requestId (%s); body sha256=%s, receives=%d",
                     messageId, unreadable.reason(), unreadable.bodySha256(), receiveCount);
@@ -38,6 +47,11 @@ public class DeadLetterService {
         try {
             // an unreadable marker counts as none: the job still gets its result
             Optional<JobState> marker = store.markerSnapshot(job.requestId()).state();
+            if (marker.map(m -> DeadLetter.heldByAnother(job, body, origin, m)).orElse(false)) {
+                LOG.warnf("dead-letter: id %s is held by another owner's job or another request; no result written "
+                        + "(message %s)", job.requestId(), messageId);
+                return Settlement.HELD_BY_ANOTHER;
+            }
             if (marker.map(m -> m.status() == JobStatus.CANCELLED).orElse(false)) {
                 LOG.infof("dead-letter: job %s was cancelled; no result written (message %s)", job.requestId(),
                         messageId);

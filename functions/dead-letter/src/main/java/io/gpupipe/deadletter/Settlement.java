@@ -8,6 +8,11 @@ public enum Settlement {
     RESULT_EXISTS(true),
     /** The job was cancelled before any worker ran it: cancelled is its terminal state. */
     CANCELLED(true),
+    /**
+     * Its id is held by another owner's job or another request (a producer's message the worker refused): no result,
+     * since that id's result is its holder's to write.
+     */
+    HELD_BY_ANOTHER(true),
     /** No readable requestId: logged with the body's SHA-256 and kept for an operator. */
     UNREADABLE(false),
     /** S3 failed: kept, and retried when the message is visible again. */

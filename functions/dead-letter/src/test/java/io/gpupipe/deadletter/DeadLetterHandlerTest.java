@@ -18,10 +18,14 @@ import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
@@ -47,6 +51,7 @@ class DeadLetterHandlerTest {
     static final String A = "7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a";
     static final String B = "8e9f0a1b-2c3d-4e4f-9a5b-6c7d8e9f0a1b";
     static final Instant SUBMITTED = Instant.parse("2026-12-01T03:00:00Z");
+    static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
 
     @InjectLocalAws
     LocalAws aws;
@@ -57,7 +62,7 @@ class DeadLetterHandlerTest {
         putMarker(A, JobStatus.RUNNING, Tier.of("small"));
 
         // when
-        JsonNode response = invoke(sample("sqs-dead-lettered-job.json"));
+        JsonNode response = invoke(sealed(sample("sqs-dead-lettered-job.json")));
 
         // then: deleted (no batch item failure) and the client's failed result, with its callback for the notifier
         assertThat(response.get("batchItemFailures")).isEmpty();
@@ -81,7 +86,7 @@ class DeadLetterHandlerTest {
         }
 
         // when
-        JsonNode response = invoke(event(record("m-1", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4)));
+        JsonNode response = invoke(event(sealed(record("m-1", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4))));
 
         // then: deleted, result untouched (the 412 of the create-only write)
         assertThat(response.get("batchItemFailures")).isEmpty();
@@ -95,7 +100,7 @@ class DeadLetterHandlerTest {
         putMarker(id, JobStatus.CANCELLED, Tier.of("large"));
 
         // when
-        JsonNode response = invoke(event(record("m-2", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4)));
+        JsonNode response = invoke(event(sealed(record("m-2", "{\"requestId\":\"" + id + "\",\"prompt\":\"x\"}", 4))));
 
         // then
         assertThat(response.get("batchItemFailures")).isEmpty();
@@ -105,7 +110,7 @@ class DeadLetterHandlerTest {
     @Test
     void handle_shouldAnswerThePointerAndKeepUnreadableMessages_whenBatchIsMixed() {
         // when: a claim-check pointer, a job without requestId, a body that is not JSON
-        JsonNode response = invoke(sample("sqs-dead-lettered-batch.json"));
+        JsonNode response = invoke(sealed(sample("sqs-dead-lettered-batch.json")));
 
         // then: the pointer's job is answered; the two unreadable messages are reported, so Lambda keeps them
         assertThat(readResult(B).orElseThrow().error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
@@ -126,8 +131,8 @@ class DeadLetterHandlerTest {
         }
 
         // when
-        invoke(event(record("m-3", "{\"requestId\":\"" + id + "\",\"payloadKey\":\"" + JobLayout.payloadKey(id)
-                + "\"}", 3)));
+        invoke(event(sealed(record("m-3", "{\"requestId\":\"" + id + "\",\"payloadKey\":\""
+                + JobLayout.payloadKey(id) + "\"}", 3))));
 
         // then: the notifier will record the line as ended, so the batch can finish
         JobResult result = readResult(id).orElseThrow();
@@ -155,11 +160,51 @@ class DeadLetterHandlerTest {
         // when
         JsonNode response = invoke(event(record(dead.messageId(), dead.body(), receives)));
 
-        // then
+        // then: a producer's job (unsealed), answered under the id derived from the queue owner and its requestId
         assertThat(response.get("batchItemFailures")).isEmpty();
-        JobResult result = readResult(id).orElseThrow();
+        JobResult result = readResult(JobIds.stored(Owner.QUEUE, id)).orElseThrow();
         assertThat(result.error().code()).isEqualTo(ErrorCodes.DEAD_LETTERED);
         assertThat(result.attempts()).isEqualTo(receives).isPositive();
+        assertThat(result.owner()).isEqualTo(Owner.QUEUE.value());
+        assertThat(readResult(id)).isEmpty();
+    }
+
+    @Test
+    void handle_shouldAnswerAnUnsealedMessageInTheQueueOwnersNamespace_whateverOwnerAndIdItNames() {
+        // given: a producer's message naming caller A's owner, a client id A will use and the stored id of both
+        String clientId = UUID.randomUUID().toString();
+        String alices = JobIds.stored(ALICE, clientId);
+        String planted = "{\"requestId\":\"" + alices + "\",\"prompt\":\"x\",\"owner\":\"" + ALICE.value()
+                + "\",\"clientRequestId\":\"" + clientId + "\"}";
+
+        // when
+        invoke(event(record("m-4", planted, 4)));
+
+        // then: no result of A's; the producer's own under the queue owner's id
+        assertThat(readResult(alices)).isEmpty();
+        assertThat(readResult(JobIds.stored(Owner.QUEUE, alices)).orElseThrow().owner())
+                .isEqualTo(Owner.QUEUE.value());
+    }
+
+    @Test
+    void handle_shouldWriteNoResult_whenTheIdIsHeldByAnotherRequest() {
+        // given: a producer's job under way, and a dead-lettered message of the same requestId with another prompt
+        String id = UUID.randomUUID().toString();
+        String stored = JobIds.stored(Owner.QUEUE, id);
+        InferenceJob first = JobJson.read("{\"requestId\":\"" + stored + "\",\"task\":\"generate\","
+                + "\"prompt\":\"first\",\"owner\":\"queue\",\"clientRequestId\":\"" + id + "\"}", InferenceJob.class);
+        try (S3Client s3 = aws.newS3Client()) {
+            s3.putObject(b -> b.bucket(aws.bucket()).key(JobLayout.markerKey(stored)),
+                    RequestBody.fromString(JobJson.write(JobState.queued(first, Tier.of("small"), SUBMITTED))));
+        }
+
+        // when
+        JsonNode response = invoke(event(record("m-5", "{\"requestId\":\"" + id + "\",\"prompt\":\"second\"}",
+                4)));
+
+        // then: deleted, and the first job's result is still its own to write
+        assertThat(response.get("batchItemFailures")).isEmpty();
+        assertThat(readResult(stored)).isEmpty();
     }
 
     private void putMarker(String id, JobStatus status, Tier tier) {
@@ -187,6 +232,25 @@ class DeadLetterHandlerTest {
                 Integer.toString(receiveCount))));
         record.putObject("messageAttributes");
         return record;
+    }
+
+    /** {@code record} as the router's message: sealed with the deployment key (the worker keeps the seal). */
+    private ObjectNode sealed(ObjectNode record) {
+        ObjectNode seal = ((ObjectNode) record.get("messageAttributes")).putObject(MessageAttributes.SEAL);
+        seal.put("stringValue", aws.messageSeal().seal(record.get("body").asText())).put("dataType", "String");
+        return record;
+    }
+
+    /** Every record of the sample {@code event} sealed as the router's message. */
+    private String sealed(String event) {
+        JsonNode tree = JobJson.read(event, JsonNode.class);
+        tree.get("Records").forEach(r -> {
+            if (!r.has("messageAttributes") || r.get("messageAttributes").isNull()) {
+                ((ObjectNode) r).putObject("messageAttributes");
+            }
+            sealed((ObjectNode) r);
+        });
+        return tree.toString();
     }
 
     private static String event(ObjectNode... records) {

@@ -1,6 +1,8 @@
 package io.gpupipe.router;
 
 import io.gpupipe.adapters.TierQueueUrls;
+import io.gpupipe.adapters.aws.DeploymentKeyConfig;
+import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
@@ -23,6 +25,7 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
+import io.gpupipe.model.seal.MessageSeal;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
 import io.gpupipe.model.usage.CostEstimate;
@@ -46,6 +49,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -55,6 +59,7 @@ import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Wires the plain-Java router (service, ports, policy) from the Quarkus-managed SQS/S3 clients and the config. */
@@ -89,12 +94,21 @@ public class RouterBeans {
         return TierCatalogue.bundled();
     }
 
+    /** The seals of the deployment key, read once at start (the Secrets Manager client only when configured so). */
     @Produces
     @Singleton
-    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config, TierCatalogue tiers, Clock clock) {
-        // each message carries the submit span's trace (traceparent + AWSTraceHeader)
+    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.seals(config, secrets::get);
+    }
+
+    @Produces
+    @Singleton
+    JobQueue jobQueue(SqsClient sqs, JobStore store, RouterConfig config, TierCatalogue tiers, Clock clock,
+                      Optional<MessageSeal> seals) {
+        // each message carries the submit span's trace (traceparent + AWSTraceHeader), and its seal: only a sealed
+        // message keeps the caller's owner at the worker
         JobQueue queues = new SqsJobQueue(sqs, queueUrls(tiers, config.queueUrls()), config.maxMessageBytes(),
-                store::putPayload, () -> Traces.of(Span.current()));
+                store::putPayload, () -> Traces.of(Span.current()), seals);
         // the first job of an idle tier wakes it at once (docs/cold-start.md); off without a function to invoke
         return config.wake().function().filter(f -> !f.isBlank())
                 .<JobQueue>map(function -> new WakingJobQueue(queues, new IdleTierWake(

@@ -67,6 +67,9 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("generate");
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).dataType()).isEqualTo("Number");
         assertThat(small.get(0).messageAttributes().get(MessageAttributes.PRIORITY).stringValue()).isEqualTo("7");
+        // sealed with the deployment key over its exact body: the worker takes the caller's owner from it
+        assertThat(probe.aws.messageSeal().verifies(small.get(0).body(),
+                small.get(0).messageAttributes().get(MessageAttributes.SEAL).stringValue())).isTrue();
         JobState marker = probe.marker(LocalAwsProbe.stored(id)).orElseThrow();
         assertThat(marker.status()).isEqualTo(JobStatus.QUEUED);
         assertThat(marker.tier()).isEqualTo(Tier.of("small"));

@@ -13,6 +13,7 @@ import io.gpupipe.model.api.ApiDescription;
 import io.gpupipe.model.notify.CallbackKey;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobKey;
+import io.gpupipe.model.owner.Owner;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,8 +81,9 @@ public final class Banner {
                 + " aws --endpoint-url " + sqs + " sqs send-message --queue-url "
                 + aws.queueUrl(speech) + " --message-body '{\"requestId\":\"" + ids.direct()
                 + "\",\"task\":\"speech\",\"prompt\":\"Sent straight to the " + speech + " queue.\"}'"));
+        // a producer's job is the queue owner's, stored under the id derived from that owner and its requestId
         examples.add(new Example("its result from S3", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp " + results
-                + ids.direct() + ".json -"));
+                + JobKey.submitted(Owner.QUEUE, ids.direct()).storedId() + ".json -"));
         examples.add(new Example("the speech job's audio", AWS_ENV + " aws --endpoint-url " + s3 + " s3 cp "
                 + results + storedSpeech + ".wav hello.wav"));
         return examples;

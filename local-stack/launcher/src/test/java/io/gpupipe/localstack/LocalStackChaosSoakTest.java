@@ -22,6 +22,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.testsupport.CallbackReceiver;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
@@ -224,8 +225,9 @@ class LocalStackChaosSoakTest {
                     client.cancel(job);
                 }
                 if (job.owed()) {
-                    // the same job as the router stored it, so that it is a second delivery, not another job
-                    client.sendToQueue(queue, SoakJobs.asStored(body, CallerIdentity.ANONYMOUS.owner()));
+                    // the same job as the router stored and sealed it, so that it is a second delivery, not another job
+                    client.sendSealed(queue, SoakJobs.asStored(body, CallerIdentity.ANONYMOUS.owner()),
+                            aws.messageSeal());
                     job.copied();
                 }
             }));
@@ -247,6 +249,8 @@ class LocalStackChaosSoakTest {
         for (SoakJob job : List.of(oversized, unknownTask)) {
             job.submitted(System.nanoTime());
             jobs.put(job.requestId(), job);
+            // a producer's job: stored under the id derived from the queue owner and its requestId
+            clientIds.put(JobIds.stored(Owner.QUEUE, job.requestId()), job.requestId());
         }
         client.sendToQueue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE), SoakJobs.oversized(oversized.requestId()));
         client.sendToQueue(aws.queueUrl(LocalAws.ESCALATION_QUEUE), SoakJobs.unknownTask(unknownTask.requestId()));

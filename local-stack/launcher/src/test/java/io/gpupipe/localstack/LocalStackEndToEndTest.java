@@ -19,6 +19,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.serving.EmbeddedModels;
 import io.gpupipe.testsupport.CallbackReceiver;
 import java.io.ByteArrayOutputStream;
@@ -251,17 +252,21 @@ class LocalStackEndToEndTest {
                 + id + "\",\"task\":\"speech\",\"prompt\":\"Straight to the queue.\"}"));
         sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)).messageBody("{\"requestId\":\""
                 + misrouted + "\",\"task\":\"speech\",\"prompt\":\"The text tier has no voice.\"}"));
-        JobResult result = awaitResultObject(id);
-        JobResult refused = awaitResultObject(misrouted);
+        // a producer's job is the queue owner's, stored under the id derived from that owner and its requestId
+        String stored = JobIds.stored(Owner.QUEUE, id);
+        JobResult result = awaitResultObject(stored);
+        JobResult refused = awaitResultObject(JobIds.stored(Owner.QUEUE, misrouted));
         // then
         assertThat(result.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(result.tier()).isEqualTo(Tier.of("speech"));
-        assertThat(result.result().audioKey()).isEqualTo("results/" + id + ".wav");
+        assertThat(result.result().audioKey()).isEqualTo("results/" + stored + ".wav");
+        assertThat(result.owner()).isEqualTo(Owner.QUEUE.value());
+        assertThat(result.clientRequestId()).isEqualTo(id);
         assertThat(api.status(id).status()).as("a queue job belongs to no API caller").isEqualTo(404);
         assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
         assertThat(refused.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
         assertThat(refused.error().message()).contains("tier small cannot serve speech jobs");
-        assertThat(objectExists("results/" + misrouted + ".wav")).isFalse();
+        assertThat(objectExists("results/" + JobIds.stored(Owner.QUEUE, misrouted) + ".wav")).isFalse();
     }
 
     @Test
@@ -459,8 +464,8 @@ class LocalStackEndToEndTest {
         assertThat(shell(examples.get(2).command())).contains("\"status\":\"succeeded\"");
         assumeTrue(onPath("aws"), "skipped the AWS CLI examples: aws is not installed");
         assertThat(shell(examples.get(3).command())).contains("MessageId");
-        awaitResultObject(ids.direct());
-        assertThat(shell(examples.get(4).command())).contains("\"requestId\":\"" + ids.direct() + "\"")
+        awaitResultObject(JobIds.stored(Owner.QUEUE, ids.direct()));
+        assertThat(shell(examples.get(4).command())).contains("\"clientRequestId\":\"" + ids.direct() + "\"")
                 .contains("\"status\":\"succeeded\"");
         Path dir = Files.createTempDirectory("wav");
         shellIn(dir, examples.get(5).command());

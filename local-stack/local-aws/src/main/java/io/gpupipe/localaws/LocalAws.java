@@ -4,7 +4,13 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.seal.DeploymentKey;
+import io.gpupipe.model.seal.MessageSeal;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +58,8 @@ public final class LocalAws implements AutoCloseable {
     private final LatencyProxies latencyProxies;
     private final URI s3Endpoint;
     private final LocalQueues queues;
+    private final Path deploymentKeyFile;
+    private final Path temporaryKeyDir;
 
     private static String queueOf(Tier tier) {
         return TierCatalogue.bundled().get(tier).queue();
@@ -60,6 +68,11 @@ public final class LocalAws implements AutoCloseable {
     private LocalAws(LocalAwsOptions options, ElasticMqServer sqsServer, S3ProxyServer s3Server,
                      LatencyProxies latencyProxies, URI s3Endpoint, LocalQueues queues) {
         this.options = options;
+        // the deployment key: kept with the data (ids stay stable across restarts), else for this run only
+        this.temporaryKeyDir = options.dataDir() == null ? temporaryDirectory() : null;
+        this.deploymentKeyFile = (options.dataDir() != null ? options.dataDir() : temporaryKeyDir)
+                .resolve(LocalDeploymentKey.FILE_NAME);
+        LocalDeploymentKey.createIfAbsent(deploymentKeyFile);
         this.sqsServer = sqsServer;
         this.s3Server = s3Server;
         this.latencyProxies = latencyProxies;
@@ -104,6 +117,30 @@ public final class LocalAws implements AutoCloseable {
     /** Registers a listener told about every object written (local stand-in for S3 event notifications). */
     public void onObjectCreated(ObjectCreatedListener listener) {
         s3Server.onObjectCreated(listener);
+    }
+
+    /**
+     * The file holding the deployment key every component of this stack reads ({@link DeploymentKey#FILE_ENV}):
+     * in the data directory, or a temporary one removed on {@link #close()}.
+     */
+    public Path deploymentKeyFile() {
+        return deploymentKeyFile;
+    }
+
+    /**
+     * The seals of this stack's deployment key: what a test that plays the router's part seals its messages with,
+     * so that the worker takes the owner they name.
+     */
+    public MessageSeal messageSeal() {
+        return MessageSeal.of(LocalDeploymentKey.createIfAbsent(deploymentKeyFile));
+    }
+
+    private static Path temporaryDirectory() {
+        try {
+            return Files.createTempDirectory("gpupipe-local-aws-key");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a directory for the deployment key", e);
+        }
     }
 
     public URI sqsEndpoint() {
@@ -202,6 +239,7 @@ public final class LocalAws implements AutoCloseable {
         config.put("local-aws.queue-url.callback-retry", queueUrl(CALLBACK_RETRY_QUEUE));
         config.put("local-aws.queue-url.batch", queueUrl(BATCH_QUEUE));
         config.put("local-aws.bucket", BUCKET);
+        config.put(DeploymentKey.FILE_CONFIG, deploymentKeyFile.toAbsolutePath().toString());
         config.put("local-aws.max-receive-count", Integer.toString(options.maxReceiveCount()));
         return config;
     }
@@ -211,5 +249,13 @@ public final class LocalAws implements AutoCloseable {
         latencyProxies.close();
         s3Server.close();
         sqsServer.close();
+        if (temporaryKeyDir != null) {
+            try {
+                Files.deleteIfExists(deploymentKeyFile);
+                Files.deleteIfExists(temporaryKeyDir);
+            } catch (IOException e) {
+                // a temporary file left behind holds only this run's key
+            }
+        }
     }
 }

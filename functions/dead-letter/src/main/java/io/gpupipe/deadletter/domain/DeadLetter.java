@@ -6,17 +6,23 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
+import io.gpupipe.model.QueuedJob;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.seal.MessageOrigin;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -57,8 +63,17 @@ public sealed interface DeadLetter {
     record Unreadable(String bodySha256, String reason) implements DeadLetter {
     }
 
-    /** Reads a DLQ message body; never throws. */
+    /** Reads a DLQ message body as its sender wrote it (a sealed message's reading); never throws. */
     static DeadLetter read(String body) {
+        return read(body, MessageOrigin.SEALED);
+    }
+
+    /**
+     * Reads a DLQ message body of {@code origin}; never throws. A producer's message (unsealed) is the queue owner's,
+     * under the id derived from that owner and the requestId it names, as the worker read it ({@link MessageOrigin}),
+     * whatever owner or client id it names: its failed result can never land on an API caller's job.
+     */
+    static DeadLetter read(String body, MessageOrigin origin) {
         JsonNode tree;
         try {
             tree = body == null ? null : JobJson.mapper().readTree(body);
@@ -75,12 +90,30 @@ public sealed interface DeadLetter {
         List<FieldError> errors = new JobRequestParser().parse(tree, JobRequestParser.Source.QUEUE)
                 instanceof JobRequestParser.Outcome.Invalid invalid ? invalid.errors() : List.of();
         Task task = validText(tree, "task", errors).flatMap(Task::fromWireName).orElse(null);
+        if (origin == MessageOrigin.PRODUCER) {
+            JobKey key = MessageOrigin.producerKey(id.textValue());
+            return new Readable(key.storedId(), task, validText(tree, "callbackUrl", errors).orElse(null),
+                    Owner.QUEUE.value(), key.clientRequestId());
+        }
         String requestId = RequestIds.normalize(id.textValue());
         String owner = validText(tree, "owner", errors).filter(Owner::isValid).orElse(null);
         String clientId = validText(tree, "clientRequestId", errors).filter(c -> owner != null
                 && JobIds.isStoredIdOf(requestId, new Owner(owner), c)).map(RequestIds::normalize)
                 .orElse(null);
         return new Readable(requestId, task, validText(tree, "callbackUrl", errors).orElse(null), owner, clientId);
+    }
+
+    /**
+     * True when {@code marker} is held by another job than the one {@code letter} (read from {@code body} of
+     * {@code origin}) names: another owner's, or, where the body is the job itself, another request (digest). Its
+     * result is then its holder's to write.
+     */
+    static boolean heldByAnother(Readable letter, String body, MessageOrigin origin, JobState marker) {
+        if (!Objects.equals(marker.owner(), letter.owner())) {
+            return true;
+        }
+        QueuedJob job = QueuedJob.read(body, key -> Optional.empty(), TierCatalogue.bundled(), null, origin);
+        return job instanceof QueuedJob.Valid valid && marker.heldByAnother(valid.job());
     }
 
     /** Lower-case hex SHA-256 of the body's UTF-8 bytes (of the empty string when there is no body). */

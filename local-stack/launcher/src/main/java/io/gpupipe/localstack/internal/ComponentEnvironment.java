@@ -9,6 +9,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.observability.TracingSettings;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.serving.EmbeddedModels;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,6 +56,9 @@ public final class ComponentEnvironment {
         });
         // deployed components log JSON lines (quarkus-logging-json); on a developer's console text reads better
         env.put(envName("quarkus.log.console.json.enabled"), "false");
+        // the stack's deployment key (a file of its data directory; in AWS the secret SAM creates); read by the
+        // components that send or consume job messages, harmless to the rest
+        env.put(DeploymentKey.FILE_ENV, aws.deploymentKeyFile().toAbsolutePath().toString());
         if (traceFile != null) {
             env.put(TracingSettings.EXPORTER_ENV, TracingSettings.FILE);
             env.put(TracingSettings.FILE_ENV, traceFile.toAbsolutePath().toString());

@@ -2,14 +2,18 @@ package io.gpupipe.localstack.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.seal.MessageSeal;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /**
  * The soak's clients, as real ones behave: submit over HTTP and, on a 5xx or a dropped connection, resubmit the same
@@ -80,12 +84,22 @@ public final class SoakClient {
         return Optional.empty();
     }
 
-    /** Sends {@code body} straight to a queue, retrying while SQS is unreachable. */
+    /** Sends {@code body} straight to a queue, as a producer (no seal), retrying while SQS is unreachable. */
     public void sendToQueue(String queueUrl, String body) {
+        sendToQueue(queueUrl, body, Map.of());
+    }
+
+    /** Sends {@code body} as the router does, sealed with {@code seals}, so it keeps the owner it names. */
+    public void sendSealed(String queueUrl, String body, MessageSeal seals) {
+        sendToQueue(queueUrl, body, Map.of(MessageAttributes.SEAL, MessageAttributeValue.builder().dataType("String")
+                .stringValue(seals.seal(body)).build()));
+    }
+
+    private void sendToQueue(String queueUrl, String body, Map<String, MessageAttributeValue> attributes) {
         long deadline = System.nanoTime() + giveUpAfter.toNanos();
         while (true) {
             try {
-                sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(body));
+                sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(body).messageAttributes(attributes));
                 return;
             } catch (RuntimeException e) {
                 if (System.nanoTime() > deadline) {
