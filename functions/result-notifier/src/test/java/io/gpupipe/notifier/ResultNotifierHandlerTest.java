@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.adapters.RecordingJsonLines;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
-import io.gpupipe.jobs.port.QuotaLedgers;
+import io.gpupipe.jobs.quota.QuotaLedgers;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.localaws.InjectLocalAws;
