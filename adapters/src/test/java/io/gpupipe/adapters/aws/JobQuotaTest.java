@@ -3,6 +3,7 @@ package io.gpupipe.adapters.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.OwnerJobQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.UnfinishedLedger;
@@ -93,7 +94,7 @@ class JobQuotaTest {
     }
 
     private JobQuota quota(S3JobStore store, int limit) {
-        return JobQuota.perCaller(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), Clock.systemUTC(),
+        return new OwnerJobQuota(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), Clock.systemUTC(),
                 Duration.ofSeconds(10)), new OwnerQuotas.Limit(limit, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
                 store);
     }

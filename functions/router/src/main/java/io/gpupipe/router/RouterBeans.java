@@ -14,8 +14,9 @@ import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.BatchTasks;
 import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.port.JobStore;
-import io.gpupipe.jobs.quota.BatchQuota;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.OwnerBatchQuota;
+import io.gpupipe.jobs.quota.OwnerJobQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
@@ -157,7 +158,7 @@ public class RouterBeans {
     JobLifecycle jobLifecycle(JobStore store, JobQueue queue, Clock clock, RouterConfig config, ResultCache cache,
                               OwnerQuotas quotas) {
         FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
-        JobQuota quota = JobQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedJobs()), store);
+        JobQuota quota = new OwnerJobQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedJobs()), store);
         return JobLifecycle.of(store, queue, clock, faults::afterMarkerWritten, cache::answer, quota);
     }
 
@@ -184,7 +185,7 @@ public class RouterBeans {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
-                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store),
+                new OwnerBatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store),
                 new UploadGrants(store, config.uploadsPerHour(), clock));
     }
 

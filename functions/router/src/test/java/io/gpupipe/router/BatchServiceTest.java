@@ -8,6 +8,7 @@ import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.jobs.quota.BatchQuota;
+import io.gpupipe.jobs.quota.OwnerBatchQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.FieldError;
@@ -310,7 +311,7 @@ class BatchServiceTest {
     void retry_shouldCountAgainstTheCallersBatchLimit_andTakeTheLinkBack_whenRefused() {
         // given: a caller allowed one unfinished batch, which it has
         Owner limited = new CallerIdentity.Jwt("https://idp.example.com", "one-batch-" + UUID.randomUUID()).owner();
-        BatchQuota quota = BatchQuota.perCaller(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
+        BatchQuota quota = new OwnerBatchQuota(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
                 Duration.ofSeconds(10)), new OwnerQuotas.Limit(1, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
                 store);
         BatchService limitedService = new BatchService(store, Optional.of(new SqsBatchTasks(sqs,

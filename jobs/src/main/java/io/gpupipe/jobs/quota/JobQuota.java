@@ -1,6 +1,5 @@
 package io.gpupipe.jobs.quota;
 
-import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.owner.Owner;
@@ -8,7 +7,7 @@ import java.util.Optional;
 
 /**
  * Counts a new job against its owner's limit once its marker is claimed and before it is sent, and stops counting it
- * once it ends; a batch's lines are limited by their batch instead ({@link BatchQuota}).
+ * once it ends ({@link OwnerJobQuota}); a batch's lines are limited by their batch instead ({@link BatchQuota}).
  */
 public interface JobQuota {
     /** No limit: every job may be sent and nothing is counted. */
@@ -23,11 +22,6 @@ public interface JobQuota {
             // nothing was counted
         }
     };
-
-    /** At most {@code limit} unfinished jobs per caller, counted in {@code quotas}, re-checked against {@code store}. */
-    static JobQuota perCaller(OwnerQuotas quotas, OwnerQuotas.Limit limit, JobStore store) {
-        return new OwnerJobQuota(quotas, limit, store);
-    }
 
     /**
      * Empty when the job may be sent (it is counted now); the refusal when its owner is at the limit.

@@ -13,14 +13,15 @@ import org.jboss.logging.Logger;
  * creation is taken back. A full ledger's oldest entries are re-checked: a batch with a terminal record, or none at
  * all, has ended.
  */
-final class OwnerBatchQuota implements BatchQuota {
+public final class OwnerBatchQuota implements BatchQuota {
     private static final Logger LOG = Logger.getLogger(OwnerBatchQuota.class);
 
     private final OwnerQuotas quotas;
     private final OwnerQuotas.Limit limit;
     private final BatchStore store;
 
-    OwnerBatchQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store) {
+    /** At most {@code limit} unfinished batches per caller, counted in {@code quotas}, re-checked in {@code store}. */
+    public OwnerBatchQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store) {
         this.quotas = quotas;
         this.limit = limit;
         this.store = store;

@@ -15,14 +15,15 @@ import org.jboss.logging.Logger;
  * is cancelled, or its submission is taken back. A full ledger's oldest entries are re-checked against the store: a
  * job with a result, a cancelled marker or no marker at all has ended, whatever became of its release.
  */
-final class OwnerJobQuota implements JobQuota {
+public final class OwnerJobQuota implements JobQuota {
     private static final Logger LOG = Logger.getLogger(OwnerJobQuota.class);
 
     private final OwnerQuotas quotas;
     private final OwnerQuotas.Limit limit;
     private final JobStore store;
 
-    OwnerJobQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, JobStore store) {
+    /** At most {@code limit} unfinished jobs per caller, counted in {@code quotas}, re-checked in {@code store}. */
+    public OwnerJobQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, JobStore store) {
         this.quotas = quotas;
         this.limit = limit;
         this.store = store;
