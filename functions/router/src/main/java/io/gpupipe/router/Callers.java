@@ -2,7 +2,6 @@ package io.gpupipe.router;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gpupipe.model.owner.CallerIdentity;
-import io.gpupipe.router.internal.CallerIdentities;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.QuarkusHttpHeaders;
 import io.vertx.core.MultiMap;
