@@ -3,7 +3,7 @@ package io.gpupipe.localstack.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.owner.Owner;

@@ -1,6 +1,5 @@
 package io.gpupipe.localstack.internal;
 
-import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.child.LambdaHost;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.localaws.LocalAws;
