@@ -194,10 +194,6 @@ public final class LambdaFunction implements FunctionInvoker {
         awaitReady(RESPAWN_LIMIT);
     }
 
-    /** The outcome of one invocation: the handler's output, or the error document when {@code ok} is false. */
-    public record Invocation(boolean ok, boolean timedOut, byte[] payload) {
-    }
-
     public void stop(Duration grace) {
         process.stop(grace);
     }
