@@ -58,7 +58,7 @@ public abstract class ImportCircles {
         BETWEEN_CLASSES.check(main);
     }
 
-    /** The classes compiled into the same place as {@code mainClass}: the module's {@code target/classes}, or its jar. */
+    /** The classes compiled into the same place as {@code mainClass}: the module's target/classes, or its jar. */
     private static JavaClasses mainClassesBeside(Class<?> mainClass) {
         URL location = mainClass.getProtectionDomain().getCodeSource().getLocation();
         return new ClassFileImporter().importUrl(location);

@@ -9,8 +9,8 @@ public interface FunctionInvoker {
 
     /**
      * The outcome of one invocation: the handler's output, or the error document when {@code ok} is false. Declared
-     * here, with the call it answers, so {@link LambdaFunction} (which inherits it as {@code LambdaFunction.Invocation})
-     * and the invoker do not depend on each other.
+     * here, with the call it answers, so {@link LambdaFunction} (which inherits it as
+     * {@code LambdaFunction.Invocation}) and the invoker do not depend on each other.
      */
     record Invocation(boolean ok, boolean timedOut, byte[] payload) {
     }
