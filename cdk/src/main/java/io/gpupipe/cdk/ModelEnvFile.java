@@ -32,7 +32,7 @@ public final class ModelEnvFile {
     }
 
     /** The model {@code <tier>.env} in {@code directory} names; a missing file or key is a readable error. */
-    public static Tiers.ServedModel read(Path directory, String tier) {
+    public static ServedModel read(Path directory, String tier) {
         Path file = directory.resolve(tier + ".env");
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException("tier " + tier + " is in the catalogue but " + file + " does not exist: "
@@ -48,7 +48,7 @@ public final class ModelEnvFile {
                         : Tiers.MAX_SEQUENCE_LENGTH)
                 .maxConcurrentSequences(integer(env, file, "MODEL_CONCURRENT_SEQUENCES"))
                 .build();
-        return new Tiers.ServedModel(footprint, required(env, file, "MODEL_REPO"), required(env, file, "IMAGE_TAG"),
+        return new ServedModel(footprint, required(env, file, "MODEL_REPO"), required(env, file, "IMAGE_TAG"),
                 required(env, file, "MODEL_REVISION"), instanceTypes(env));
     }
 

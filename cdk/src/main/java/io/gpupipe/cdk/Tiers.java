@@ -4,7 +4,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.observability.JobMetrics;
-import io.gpupipe.cdk.sizing.ModelFootprint;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -14,18 +13,6 @@ import java.util.List;
  * its pinned commit and the model-server image tag. This class names no tier: a new one is those two files.
  */
 public final class Tiers {
-    /**
-     * What a tier serves: the sizing gate's footprint, the repository baked into its image, the image tag, and the
-     * commit of the repository (a deployment may override it with {@code -c <tier>ModelRevision}), and the EC2
-     * instance types (patterns) that may run it (INSTANCE_TYPES; empty: {@link TierSpec#G_FAMILIES}).
-     */
-    public record ServedModel(ModelFootprint footprint, String repository, String imageTag, String revision,
-                              List<String> instanceTypes) {
-        public ServedModel {
-            instanceTypes = List.copyOf(instanceTypes);
-        }
-    }
-
     /** The context every tier serves: vLLM's --max-model-len, and the sequence length of the sizing gate's KV cache. */
     static final int MAX_SEQUENCE_LENGTH = 4096;
 

@@ -24,7 +24,7 @@ class ModelEnvFilesTest {
     void everyCatalogueTier_shouldHaveAModelEnvFile_pinnedAndMatchingTiersJava() throws IOException {
         for (Tier tier : TierCatalogue.bundled().names()) {
             Map<String, String> env = ModelEnvFile.parse(MODELS.resolve(tier.wireName() + ".env"));
-            Tiers.ServedModel model = Tiers.model(tier.wireName());
+            ServedModel model = Tiers.model(tier.wireName());
 
             assertThat(model.repository()).as("%s.env MODEL_REPO", tier).isEqualTo(env.get("MODEL_REPO"));
             assertThat(model.imageTag()).as("%s.env IMAGE_TAG", tier).isEqualTo(env.get("IMAGE_TAG"));

@@ -1,6 +1,5 @@
 package io.gpupipe.worker;
 
-import io.gpupipe.worker.aws.HttpKeepAlive;
 import io.gpupipe.worker.backend.embedded.EmbeddedBackend;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;

@@ -2,6 +2,7 @@ package io.gpupipe.jobs;
 
 import io.gpupipe.jobs.port.JobStore.StoredMarker;
 import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.OwnedJobStore;
 import io.gpupipe.jobs.quota.JobQuota;
 import io.gpupipe.jobs.port.StoreRetries;
 import io.gpupipe.model.JobResult;
@@ -46,7 +47,7 @@ public final class JobCanceller {
      */
     public CancelOutcome cancel(JobKey key) {
         var owner = key.owner().orElseThrow(() -> new IllegalArgumentException("a client's cancel names its owner"));
-        CancelOutcome outcome = cancel(store.ownedBy(owner), key, Scope.SINGLE_JOB);
+        CancelOutcome outcome = cancel(new OwnedJobStore(store, owner), key, Scope.SINGLE_JOB);
         if (outcome instanceof CancelOutcome.Cancelled || outcome instanceof CancelOutcome.AlreadyCancelled) {
             quota.released(owner, key.storedId());
         }

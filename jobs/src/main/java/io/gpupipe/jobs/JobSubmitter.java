@@ -3,6 +3,7 @@ package io.gpupipe.jobs;
 import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.port.JobStore.StoredMarker;
 import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.OwnedJobStore;
 import io.gpupipe.jobs.port.QueueRejectedMessageException;
 import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.jobs.port.StoreUnavailableException;
@@ -77,7 +78,7 @@ public final class JobSubmitter {
      * @throws StoreUnavailableException when the marker or the owner's count could not be written
      */
     public SubmitOutcome submit(InferenceJob job, RoutingDecision decision) {
-        JobStore store = job.owner() == null ? this.store : this.store.ownedBy(new Owner(job.owner()));
+        JobStore store = job.owner() == null ? this.store : new OwnedJobStore(this.store, new Owner(job.owner()));
         JobQuota.Admission admission = quota.admit(job);
         if (admission instanceof JobQuota.Admission.Refused refused) {
             LOG.infof("%s refused: its owner has %d unfinished jobs", job.requestId(), refused.limit());

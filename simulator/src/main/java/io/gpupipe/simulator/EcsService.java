@@ -54,7 +54,7 @@ final class EcsService {
         for (int i = 0; i < count; i++) {
             Instance instance = fleet.prewarmed();
             Task task = new Task(instance, Task.State.POLLING);
-            instance.task = task;
+            instance.occupied = true;
             tasks.add(task);
         }
     }
@@ -141,7 +141,7 @@ final class EcsService {
     /** A task on {@code instance}: provisioning until the instance can start it, then loading what it lacks. */
     private void place(Instance instance) {
         Task task = new Task(instance, Task.State.PROVISIONING);
-        instance.task = task;
+        instance.occupied = true;
         tasks.add(task);
         clock.schedule(Math.max(clock.now(), instance.readyAt), () -> {
             if (task.state == Task.State.PROVISIONING) {
@@ -189,7 +189,7 @@ final class EcsService {
         }
         interruptions++;
         instance.interrupted = true;
-        Task task = instance.task;
+        Task task = tasks.stream().filter(t -> t.instance == instance).findFirst().orElse(null);
         if (task != null && task.state != Task.State.STOPPED) {
             task.state = Task.State.DRAINING;
             if (task.running.isEmpty()) {
@@ -202,7 +202,7 @@ final class EcsService {
                 task.running.clear();
                 stopped(task);
             }
-            instance.task = null;
+            instance.occupied = false;
             fleet.terminate(instance);
             reconcile(false);
             serve.run();

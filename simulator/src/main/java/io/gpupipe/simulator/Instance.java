@@ -8,7 +8,8 @@ final class Instance {
     final boolean ec2;
     double terminated = Double.NaN;
     boolean interrupted;
-    Task task;
+    /** A task runs on it (the task knows which instance it runs on), until the instance is released. */
+    boolean occupied;
     double idleSince;
     /** When the instance can start a task (a stopped task does not stop its launch). */
     double readyAt;

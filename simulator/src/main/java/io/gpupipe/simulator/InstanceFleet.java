@@ -38,7 +38,7 @@ final class InstanceFleet {
     /** An open, uninterrupted instance without a task, of the given purchase option, or null. */
     Instance idle(boolean spot) {
         return open.stream()
-                .filter(i -> i.open() && !i.interrupted && i.task == null && i.spot == spot)
+                .filter(i -> i.open() && !i.interrupted && !i.occupied && i.spot == spot)
                 .findFirst().orElse(null);
     }
 
@@ -59,11 +59,11 @@ final class InstanceFleet {
 
     /** Its task left: the instance idles, and is terminated if no task takes it within the idle time. */
     void release(Instance instance) {
-        instance.task = null;
+        instance.occupied = false;
         double idleSince = clock.now();
         instance.idleSince = idleSince;
         clock.schedule(idleSince + platform.idleInstanceSeconds(), () -> {
-            if (instance.task == null && instance.idleSince == idleSince && instance.open()) {
+            if (!instance.occupied && instance.idleSince == idleSince && instance.open()) {
                 terminate(instance);
             }
         });

@@ -23,7 +23,7 @@ final class OurScaler implements Scaler {
         }
     }
 
-    private final TierSimulation sim;
+    private final ScalableTarget sim;
     private final ScalingLadder ladder;
     private final Optional<WarmWindow> warm;
     private final ScalingTargets targets;
@@ -31,24 +31,24 @@ final class OurScaler implements Scaler {
     private double outCooldownUntil = Double.NEGATIVE_INFINITY;
     private double inCooldownUntil = Double.NEGATIVE_INFINITY;
 
-    OurScaler(TierSimulation sim, ScalingLadder ladder, Optional<WarmWindow> warm) {
+    OurScaler(ScalableTarget sim, ScalingLadder ladder, Optional<WarmWindow> warm) {
         this.sim = sim;
         this.ladder = ladder;
         this.warm = warm;
-        Platform p = sim.platform;
-        this.targets = new ScalingTargets(p.backlogPerTask(), p.targetGpuUtilization(), p.maxTasks(sim.tier));
+        Platform p = sim.platform();
+        this.targets = new ScalingTargets(p.backlogPerTask(), p.targetGpuUtilization(), p.maxTasks(sim.tier()));
     }
 
     @Override
     public void start() {
-        int minimum = warm.map(w -> w.minimumAt(sim.trace.start())).orElse(0);
+        int minimum = warm.map(w -> w.minimumAt(sim.trace().start())).orElse(0);
         sim.prewarm(minimum);
     }
 
     /** The scaling function run by the router's wake: the same decision as a scheduled run, at once. */
     @Override
     public int wakeTasks() {
-        int minimum = warm.map(w -> w.minimumAt(sim.trace.start().plusSeconds((long) sim.now()))).orElse(0);
+        int minimum = warm.map(w -> w.minimumAt(sim.trace().start().plusSeconds((long) sim.now()))).orElse(0);
         ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired(),
                 OptionalDouble.empty());
         return ScalingPolicy.decide(inputs, targets, minimum).desiredTasks();
@@ -56,10 +56,10 @@ final class OurScaler implements Scaler {
 
     @Override
     public void tick(double t) {
-        int minimum = warm.map(w -> w.minimumAt(sim.trace.start().plusSeconds((long) t))).orElse(0);
+        int minimum = warm.map(w -> w.minimumAt(sim.trace().start().plusSeconds((long) t))).orElse(0);
         sim.setMinCapacity(minimum);
         evaluateAlarms(t);
-        double gpu = sim.gpuUtilizationPercent(sim.platform.metricPeriodSeconds());
+        double gpu = sim.gpuUtilizationPercent(sim.platform().metricPeriodSeconds());
         ScalingInputs inputs = new ScalingInputs(sim.visible(), sim.inFlight(), 0, sim.runningTasks(), sim.desired(),
                 Double.isNaN(gpu) ? OptionalDouble.empty() : OptionalDouble.of(gpu));
         int wanted = ScalingPolicy.decide(inputs, targets, minimum).desiredTasks();
@@ -71,7 +71,7 @@ final class OurScaler implements Scaler {
 
     private void evaluateAlarms(double t) {
         int seen = 0;
-        while (seen < datapoints.size() && datapoints.get(seen).at() <= t - sim.platform.alarmDelaySeconds()) {
+        while (seen < datapoints.size() && datapoints.get(seen).at() <= t - sim.platform().alarmDelaySeconds()) {
             seen++;
         }
         if (seen == 0) {

@@ -1,10 +1,8 @@
 package io.gpupipe.simulator;
 
-import io.gpupipe.model.scaling.ScalingLadder;
 import io.gpupipe.model.scaling.WarmWindow;
-import java.util.Optional;
 
-/** A scaling policy's control loop, called once per metric period. */
+/** A scaling policy's control loop, called once per metric period, over a {@link ScalableTarget}. */
 interface Scaler {
     /**
      * The warm window {@link Policy#OURS_WARM} replays on the catalogue's default text tier (seed 001's example for
@@ -21,15 +19,5 @@ interface Scaler {
     /** The tasks the scaling function sets when the router wakes an idle tier ({@link Lever#WAKE}). */
     default int wakeTasks() {
         return 1;
-    }
-
-    static Scaler of(Policy policy, TierSimulation sim) {
-        return switch (policy) {
-            case SEED_000 -> new Seed000Scaler(sim);
-            case SEED_001 -> new Seed001Scaler(sim);
-            case OURS, OURS_SPOT -> new OurScaler(sim, ScalingLadder.defaults(sim.definition()), Optional.empty());
-            case OURS_WARM -> new OurScaler(sim, ScalingLadder.defaults(sim.definition()),
-                    sim.tier.equals(Traces.TEXT) ? Optional.of(OFFICE_HOURS) : Optional.empty());
-        };
     }
 }

@@ -9,11 +9,11 @@ import java.util.List;
  * it to 0. At most one task, one job at a time.
  */
 final class Seed000Scaler implements Scaler {
-    private final TierSimulation sim;
+    private final ScalableTarget sim;
     private static final int KEEP = 32;
     private final List<double[]> datapoints = new ArrayList<>();
 
-    Seed000Scaler(TierSimulation sim) {
+    Seed000Scaler(ScalableTarget sim) {
         this.sim = sim;
     }
 
@@ -24,14 +24,14 @@ final class Seed000Scaler implements Scaler {
             trim();
         }
         List<double[]> seen = datapoints.stream()
-                .filter(d -> d[0] <= t - sim.platform.sqsMetricLagSeconds()).toList();
+                .filter(d -> d[0] <= t - sim.platform().sqsMetricLagSeconds()).toList();
         if (seen.isEmpty()) {
             return;
         }
         if (seen.get(seen.size() - 1)[1] >= 1 && sim.desired() < 1) {
             sim.setDesired(1);
         }
-        int idle = sim.platform.seed000IdleMinutes();
+        int idle = sim.platform().seed000IdleMinutes();
         if (seen.size() >= idle && sim.desired() > 0
                 && seen.subList(seen.size() - idle, seen.size()).stream().allMatch(d -> d[1] == 0)) {
             sim.setDesired(0);

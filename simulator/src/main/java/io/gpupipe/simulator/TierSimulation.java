@@ -2,10 +2,12 @@ package io.gpupipe.simulator;
 
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.scaling.ScalingLadder;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.DoubleConsumer;
@@ -16,7 +18,7 @@ import java.util.function.DoubleConsumer;
  * {@link EcsService} whose polling workers take jobs with continuous batching, on an {@link InstanceFleet} that bills
  * them. Time runs on an {@link EventClock}, so a run is deterministic for a seed.
  */
-final class TierSimulation {
+final class TierSimulation implements ScalableTarget {
     final Platform platform;
     final Policy policy;
     final Tier tier;
@@ -61,7 +63,7 @@ final class TierSimulation {
                 this::dispatch);
         this.cacheRandom = new SplittableRandom(~seed);
         this.progress = progress;
-        this.scaler = Scaler.of(policy, this);
+        this.scaler = scaler(policy);
     }
 
     /** Runs the whole trace and returns what happened. */
@@ -126,6 +128,17 @@ final class TierSimulation {
         }
     }
 
+    /** The policy's scaler, driving this tier. */
+    private Scaler scaler(Policy policy) {
+        return switch (policy) {
+            case SEED_000 -> new Seed000Scaler(this);
+            case SEED_001 -> new Seed001Scaler(this);
+            case OURS, OURS_SPOT -> new OurScaler(this, ScalingLadder.defaults(definition()), Optional.empty());
+            case OURS_WARM -> new OurScaler(this, ScalingLadder.defaults(definition()),
+                    tier.equals(Traces.TEXT) ? Optional.of(Scaler.OFFICE_HOURS) : Optional.empty());
+        };
+    }
+
     /** The catalogue's definition of the tier (scaling ladder, task ceiling). */
     TierDefinition definition() {
         return platform.tier(tier).definition();
@@ -133,43 +146,63 @@ final class TierSimulation {
 
     // ------------------------------------------------------------------ what the scalers see and do
 
-    double now() {
+    @Override
+    public Platform platform() {
+        return platform;
+    }
+
+    @Override
+    public Tier tier() {
+        return tier;
+    }
+
+    @Override
+    public Trace trace() {
+        return trace;
+    }
+
+    @Override
+    public double now() {
         return clock.now();
     }
 
-    int desired() {
+    @Override
+    public int desired() {
         return service.desired();
     }
 
-    int visible() {
+    @Override
+    public int visible() {
         return queue.size();
     }
 
-    /** AWS/SQS NumberOfMessagesSent (Sum) of the period ending now. */
-    int sentThisPeriod() {
+    @Override
+    public int sentThisPeriod() {
         return sentThisPeriod;
     }
 
-    int maxVisibleThisPeriod() {
+    @Override
+    public int maxVisibleThisPeriod() {
         return maxVisibleThisPeriod;
     }
 
-    int inFlight() {
+    @Override
+    public int inFlight() {
         return service.inFlight();
     }
 
-    /** ECS runningCount: tasks whose containers run (loading, polling or draining). */
-    int runningTasks() {
+    @Override
+    public int runningTasks() {
         return service.runningTasks();
     }
 
-    /** Container Insights TaskGPUUtilization: share of the last period the service's polling tasks were busy. */
-    double gpuUtilizationPercent(double period) {
+    @Override
+    public double gpuUtilizationPercent(double period) {
         return service.gpuUtilizationPercent(period);
     }
 
-    /** Application Auto Scaling sets the service's desired count, clamped to [min, max]. */
-    void setDesired(int count) {
+    @Override
+    public void setDesired(int count) {
         int desired = Math.max(minCapacity, Math.min(count, platform.maxTasks(tier)));
         if (desired > 0) {
             timeline.desired(clock.now());
@@ -177,15 +210,15 @@ final class TierSimulation {
         service.setDesired(desired, woken);
     }
 
-    /** The trace starts inside a warm window: {@code count} tasks already serve (their cost counts from t = 0). */
-    void prewarm(int count) {
+    @Override
+    public void prewarm(int count) {
         minCapacity = count;
         scheduledMinimum = count;
         service.prewarm(count);
     }
 
-    /** A scheduled action changes the minimum; the desired count is raised to it. */
-    void setMinCapacity(int min) {
+    @Override
+    public void setMinCapacity(int min) {
         scheduledMinimum = min;
         applyMinimum();
     }

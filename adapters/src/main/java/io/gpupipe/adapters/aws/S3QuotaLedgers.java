@@ -1,6 +1,6 @@
 package io.gpupipe.adapters.aws;
 
-import io.gpupipe.jobs.port.QuotaLedgers;
+import io.gpupipe.jobs.quota.QuotaLedgers;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.model.JobJson;

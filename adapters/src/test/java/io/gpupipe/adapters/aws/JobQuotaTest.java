@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.JobSlotQuota;
 import io.gpupipe.jobs.quota.JobSlotReleases;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
@@ -124,7 +125,7 @@ class JobQuotaTest {
     }
 
     private JobQuota quota(int limit, Instant now) {
-        return JobQuota.perCaller(slots, store, new OwnerQuotas.Limit(limit, Duration.ofDays(15), 8,
+        return new JobSlotQuota(slots, store, new OwnerQuotas.Limit(limit, Duration.ofDays(15), 8,
                 Duration.ofSeconds(30)), Clock.fixed(now, ZoneOffset.UTC), Duration.ofSeconds(10));
     }
 

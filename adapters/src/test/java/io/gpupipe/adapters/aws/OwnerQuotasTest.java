@@ -2,7 +2,7 @@ package io.gpupipe.adapters.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.jobs.port.QuotaLedgers;
+import io.gpupipe.jobs.quota.QuotaLedgers;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.UnfinishedLedger;

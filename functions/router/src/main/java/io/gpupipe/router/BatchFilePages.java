@@ -2,6 +2,7 @@ package io.gpupipe.router;
 
 import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.OwnedBatchStore;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobResult;
@@ -52,7 +53,7 @@ public final class BatchFilePages {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
-        BatchStore owned = store.ownedBy(owner);
+        BatchStore owned = new OwnedBatchStore(store, owner);
         Optional<BatchState> read = owned.read(rawId).map(BatchStore.StoredBatch::state);
         if (read.isEmpty()) {
             return new BatchOutcome.NotFound(rawId);

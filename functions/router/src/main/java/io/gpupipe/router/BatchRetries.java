@@ -1,6 +1,7 @@
 package io.gpupipe.router;
 
 import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.jobs.port.OwnedBatchStore;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchLayout;
@@ -45,7 +46,7 @@ public final class BatchRetries {
         if (!batches.enabled()) {
             return BatchService.notEnabled();
         }
-        BatchStore owned = store.ownedBy(owner);
+        BatchStore owned = new OwnedBatchStore(store, owner);
         Optional<BatchState> read = owned.read(rawId).map(BatchStore.StoredBatch::state);
         if (read.isEmpty()) {
             return new BatchOutcome.NotFound(rawId);

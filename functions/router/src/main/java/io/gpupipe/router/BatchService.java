@@ -2,6 +2,7 @@ package io.gpupipe.router;
 
 import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.BatchTasks;
+import io.gpupipe.jobs.port.OwnedBatchStore;
 import io.gpupipe.jobs.port.QueueUnavailableException;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.jobs.quota.BatchQuota;
@@ -185,7 +186,7 @@ public final class BatchService {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
-        BatchStore owned = store.ownedBy(owner);
+        BatchStore owned = new OwnedBatchStore(store, owner);
         return owned.read(rawId).<BatchOutcome>map(stored -> new BatchOutcome.Found(render(owned,
                 stored.state()))).orElseGet(() -> new BatchOutcome.NotFound(rawId));
     }
@@ -202,7 +203,7 @@ public final class BatchService {
             return notEnabled();
         }
         Instant now = clock.instant();
-        BatchStore owned = store.ownedBy(owner);
+        BatchStore owned = new OwnedBatchStore(store, owner);
         Optional<BatchState> state = owned.update(rawId, s -> s.isCancellable() ? Optional.of(s.cancelling(now))
                 : Optional.empty());
         if (state.isEmpty()) {

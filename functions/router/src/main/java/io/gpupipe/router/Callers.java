@@ -2,7 +2,6 @@ package io.gpupipe.router;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gpupipe.model.owner.CallerIdentity;
-import io.gpupipe.router.internal.CallerIdentities;
 import io.gpupipe.router.internal.CallerRates;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.QuarkusHttpHeaders;

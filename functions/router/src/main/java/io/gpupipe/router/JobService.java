@@ -6,6 +6,7 @@ import io.gpupipe.jobs.JobLifecycle;
 import io.gpupipe.jobs.JobSubmitter;
 import io.gpupipe.jobs.SubmitOutcome;
 import io.gpupipe.jobs.port.JobStore;
+import io.gpupipe.jobs.port.OwnedJobStore;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobRequestParser;
@@ -90,8 +91,8 @@ public final class JobService {
         }
         String id = key.get().storedId();
         String clientId = key.get().clientRequestId();
-        return store.ownedBy(owner).view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(v.seenAs(clientId),
-                links(id, v))).orElseGet(() -> new StatusOutcome.NotFound(clientId));
+        return new OwnedJobStore(store, owner).view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(
+                v.seenAs(clientId), links(id, v))).orElseGet(() -> new StatusOutcome.NotFound(clientId));
     }
 
     /** Cancels the caller's job if it has not started; a cancelled job no longer counts against the caller's limit. */

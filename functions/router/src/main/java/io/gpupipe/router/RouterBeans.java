@@ -18,8 +18,9 @@ import io.gpupipe.jobs.port.BatchTasks;
 import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.quota.BatchLinesQuota;
-import io.gpupipe.jobs.quota.BatchQuota;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.OwnerBatchQuota;
+import io.gpupipe.jobs.quota.JobSlotQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
@@ -182,7 +183,7 @@ public class RouterBeans {
     JobLifecycle jobLifecycle(JobStore store, JobQueue queue, Clock clock, RouterConfig config, ResultCache cache,
                               S3Client s3) {
         FaultInjection faults = FaultInjection.dieAfterMarker(config.fault().dieAfterMarkerRatio());
-        JobQuota quota = JobQuota.perCaller(new S3JobSlots(s3, config.bucket()), store, limit(config.quota(),
+        JobQuota quota = new JobSlotQuota(new S3JobSlots(s3, config.bucket()), store, limit(config.quota(),
                 config.quota().maxUnfinishedJobs()), clock, config.quota().contention());
         return JobLifecycle.of(store, queue, clock, faults::afterMarkerWritten, cache::answer, quota);
     }
@@ -210,7 +211,7 @@ public class RouterBeans {
         Optional<BatchTasks> tasks = config.batchQueueUrl().filter(url -> !url.isBlank())
                 .map(url -> new SqsBatchTasks(sqs, url));
         return new BatchService(store, tasks, clock, config.uploadTtl(), config.presignTtl(), UUID::randomUUID,
-                BatchQuota.perCaller(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store,
+                new OwnerBatchQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatches()), store,
                         new BatchLinesQuota(quotas, limit(config.quota(), config.quota().maxUnfinishedBatchLines()),
                                 store)),
                 new UploadGrants(store, config.uploadsPerHour(), clock));

@@ -3,6 +3,7 @@ package io.gpupipe.router;
 import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.owner.IamCallerScope;
+import io.gpupipe.router.aws.ClientSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.net.URI;
@@ -219,7 +220,7 @@ public interface RouterConfig {
     /** The wake of an idle tier (docs/cold-start.md): off unless {@code function} is set. */
     Wake wake();
 
-    interface Wake {
+    interface Wake extends ClientSettings {
         /**
          * Name or ARN of the scaling-metric function the router invokes asynchronously on the first job of an idle
          * tier ({@code GPUPIPE_ROUTER_WAKE_FUNCTION}; SAM sets it); unset, tiers wake at the next scheduled run.
@@ -244,7 +245,7 @@ public interface RouterConfig {
         Optional<String> region();
     }
 
-    interface Bedrock {
+    interface Bedrock extends ClientSettings {
         @WithDefault("amazon.nova-micro-v1:0")
         String modelId();
 

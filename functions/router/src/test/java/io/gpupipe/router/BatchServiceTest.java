@@ -9,6 +9,7 @@ import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
 import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.jobs.quota.BatchQuota;
+import io.gpupipe.jobs.quota.OwnerBatchQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.localaws.LocalAws;
@@ -312,9 +313,9 @@ class BatchServiceTest {
     void retry_shouldCountAgainstTheCallersBatchLimit_andTakeTheLinkBack_whenRefused() {
         // given: a caller allowed one unfinished batch, which it has
         Owner limited = new CallerIdentity.Jwt("https://idp.example.com", "one-batch-" + UUID.randomUUID()).owner();
-        BatchQuota quota = BatchQuota.perCaller(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
+        BatchQuota quota = new OwnerBatchQuota(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
                 Duration.ofSeconds(10)), new OwnerQuotas.Limit(1, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
-                store);
+                store, BatchLinesQuota.UNLIMITED);
         BatchService limitedService = new BatchService(store, Optional.of(new SqsBatchTasks(sqs,
                 aws.queueUrl(LocalAws.BATCH_QUEUE))), CLOCK, Duration.ofHours(1), Duration.ofMinutes(15),
                 UUID::randomUUID, quota);
@@ -344,7 +345,7 @@ class BatchServiceTest {
                 Duration.ofSeconds(30)), store);
         BatchService cappedService = new BatchService(store, Optional.of(new SqsBatchTasks(sqs,
                 aws.queueUrl(LocalAws.BATCH_QUEUE))), CLOCK, Duration.ofHours(1), Duration.ofMinutes(15),
-                UUID::randomUUID, BatchQuota.perCaller(quotas, new OwnerQuotas.Limit(100, Duration.ofDays(15), 8,
+                UUID::randomUUID, new OwnerBatchQuota(quotas, new OwnerQuotas.Limit(100, Duration.ofDays(15), 8,
                 Duration.ofSeconds(30)), store, lines));
         BatchState running = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
                 upload(capped, "{}\n"), BatchEndpoint.COMPLETIONS, "24h", null, null), capped, NOW);

@@ -10,6 +10,7 @@ import io.gpupipe.jobs.JobLifecycle;
 import io.gpupipe.jobs.SubmitOutcome;
 import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.quota.JobQuota;
+import io.gpupipe.jobs.quota.JobSlotQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
 import io.gpupipe.jobs.quota.SlotRules;
@@ -234,7 +235,7 @@ class CallerJobLimitTest {
     }
 
     private JobService service(int limit, JobQueue queue, Duration contention) {
-        JobQuota quota = JobQuota.perCaller(new S3JobSlots(s3, aws.bucket()), store, new OwnerQuotas.Limit(limit,
+        JobQuota quota = new JobSlotQuota(new S3JobSlots(s3, aws.bucket()), store, new OwnerQuotas.Limit(limit,
                 Duration.ofDays(15), RECHECK, RETRY_AFTER), clock, contention);
         return new JobService(new JobRequestParser(), RoutingPolicy.defaults(), JobLifecycle.of(store, queue, clock,
                 id -> { }, CacheShortcut.NONE, quota), store, new RoutingMetrics(line -> { }, clock), clock,

@@ -1,7 +1,6 @@
 package io.gpupipe.jobs.port;
 
 import io.gpupipe.model.batch.BatchState;
-import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.net.URL;
 import java.time.Duration;
@@ -14,6 +13,7 @@ import java.util.function.Function;
  * The batches in the results bucket ({@link io.gpupipe.model.batch.BatchLayout}): the record, written create-only
  * and replaced conditionally, the terminal record (create-only: exactly one finalizer), the empty done, progress and
  * ended records, listings, and presigned links. Failures to reach the store throw {@link StoreUnavailableException}.
+ * A caller reads its own batches through an {@link OwnedBatchStore}.
  */
 public interface BatchStore {
     /** Writes the batch record only if none exists: its ETag, or empty when one exists. */
@@ -54,11 +54,6 @@ public interface BatchStore {
 
     /** A presigned GET of {@code key}, valid for {@code ttl}. */
     URL presignGet(String key, Duration ttl);
-
-    /** This store as {@code owner} sees it: another owner's batch reads as absent (the router's view of a caller). */
-    default BatchStore ownedBy(Owner owner) {
-        return new OwnedBatchStore(this, owner);
-    }
 
     /** A record as read, with the ETag that makes a conditional replace possible. */
     record StoredBatch(BatchState state, String eTag) {

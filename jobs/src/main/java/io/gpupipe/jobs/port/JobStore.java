@@ -3,7 +3,6 @@ package io.gpupipe.jobs.port;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobView;
-import io.gpupipe.model.owner.Owner;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Optional;
@@ -11,7 +10,7 @@ import java.util.Optional;
 /**
  * The job documents in the results bucket ({@link io.gpupipe.model.JobLayout}): the marker, written create-only and
  * replaced conditionally, and the terminal result. Failures to reach the store throw
- * {@link io.gpupipe.jobs.port.StoreUnavailableException}.
+ * {@link io.gpupipe.jobs.port.StoreUnavailableException}. A caller reads its own jobs through an {@link OwnedJobStore}.
  */
 public interface JobStore {
     /**
@@ -43,14 +42,6 @@ public interface JobStore {
 
     /** The S3 URI of an object of the bucket ({@code s3://bucket/key}), for readers of the bucket itself. */
     String location(String key);
-
-    /**
-     * This store as {@code owner} sees it: another owner's marker or result reads as absent. The router reads every
-     * caller's jobs through it.
-     */
-    default JobStore ownedBy(Owner owner) {
-        return new OwnedJobStore(this, owner);
-    }
 
     /** What a client sees of the job now (result over marker); empty when it is unknown. */
     default Optional<JobView> view(String requestId) {

@@ -13,12 +13,13 @@ import java.util.Optional;
  * A {@link BatchStore} as one caller sees it: another owner's batch record (or terminal record) reads as absent, so
  * status, cancel and links answer as for an unknown batch. Everything else is the store's.
  */
-final class OwnedBatchStore implements BatchStore {
+public final class OwnedBatchStore implements BatchStore {
     private final BatchStore store;
     private final Owner owner;
 
-    OwnedBatchStore(BatchStore store, Owner owner) {
-        this.store = store;
+    /** {@code store} as {@code owner} sees it; a store already scoped to a caller is re-scoped, not scoped twice. */
+    public OwnedBatchStore(BatchStore store, Owner owner) {
+        this.store = store instanceof OwnedBatchStore owned ? owned.store : store;
         this.owner = Objects.requireNonNull(owner, "owner");
     }
 
@@ -80,10 +81,5 @@ final class OwnedBatchStore implements BatchStore {
     @Override
     public URL presignGet(String key, Duration ttl) {
         return store.presignGet(key, ttl);
-    }
-
-    @Override
-    public BatchStore ownedBy(Owner other) {
-        return store.ownedBy(other);
     }
 }

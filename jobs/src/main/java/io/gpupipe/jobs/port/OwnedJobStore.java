@@ -13,12 +13,13 @@ import java.util.Optional;
  * every answer built from it (status, cancel, resubmission, presigned links) is the one for an unknown job. Per-owner
  * stored ids ({@link io.gpupipe.model.owner.JobIds}) already keep callers apart; this is the check behind them.
  */
-final class OwnedJobStore implements JobStore {
+public final class OwnedJobStore implements JobStore {
     private final JobStore store;
     private final Owner owner;
 
-    OwnedJobStore(JobStore store, Owner owner) {
-        this.store = store;
+    /** {@code store} as {@code owner} sees it; a store already scoped to a caller is re-scoped, not scoped twice. */
+    public OwnedJobStore(JobStore store, Owner owner) {
+        this.store = store instanceof OwnedJobStore owned ? owned.store : store;
         this.owner = Objects.requireNonNull(owner, "owner");
     }
 
@@ -60,10 +61,5 @@ final class OwnedJobStore implements JobStore {
     @Override
     public String location(String key) {
         return store.location(key);
-    }
-
-    @Override
-    public JobStore ownedBy(Owner other) {
-        return store.ownedBy(other);
     }
 }

@@ -1,11 +1,13 @@
 package io.gpupipe.jobs.quota;
 
-import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.batch.BatchState;
 import java.util.Optional;
 
-/** Counts a new batch against its owner's limit once its record is created; stops counting it once it ends. */
+/**
+ * Counts a new batch against its owner's limit once its record is created; stops counting it once it ends. Per caller:
+ * {@link OwnerBatchQuota}.
+ */
 public interface BatchQuota {
     /** No limit on unfinished batches: nothing is counted. */
     BatchQuota UNLIMITED = new BatchQuota() {
@@ -19,16 +21,6 @@ public interface BatchQuota {
             // nothing was counted
         }
     };
-
-    /** At most {@code limit} unfinished batches per caller, counted in {@code quotas}, re-checked in {@code store}. */
-    static BatchQuota perCaller(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store) {
-        return perCaller(quotas, limit, store, BatchLinesQuota.UNLIMITED);
-    }
-
-    /** As above, and refused while the caller's unfinished batches hold its cap of {@code lines} already. */
-    static BatchQuota perCaller(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store, BatchLinesQuota lines) {
-        return new OwnerBatchQuota(quotas, limit, store, lines);
-    }
 
     /**
      * Empty when the batch may go on (it is counted now); the refusal when its owner is at the limit.

@@ -1,18 +1,15 @@
 package io.gpupipe.jobs.quota;
 
-import io.gpupipe.jobs.port.JobSlots;
-import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.QuotaSlot;
 import io.gpupipe.model.owner.Owner;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * Counts a new job against its owner's limit before anything of it is written, and stops counting it once it ends;
- * a batch's lines are limited by their batch instead ({@link BatchQuota}).
+ * a batch's lines are limited by their batch instead ({@link BatchQuota}). Per caller: {@link JobSlotQuota}.
  */
 public interface JobQuota {
     /** No limit: every job may be sent and nothing is counted. */
@@ -32,15 +29,6 @@ public interface JobQuota {
             // nothing was counted
         }
     };
-
-    /**
-     * At most {@code limit} unfinished jobs per caller, each holding one of its {@code slots}, re-checked against
-     * {@code store}; {@code contention}: how long one admission may keep losing slots to concurrent ones.
-     */
-    static JobQuota perCaller(JobSlots slots, JobStore store, OwnerQuotas.Limit limit, Clock clock,
-                              Duration contention) {
-        return new JobSlotQuota(slots, new JobSlotReleases(slots, store), store, limit, clock, contention);
-    }
 
     /** What an admission decided. */
     sealed interface Admission {

@@ -28,7 +28,7 @@ import org.jboss.logging.Logger;
  * that there are none: refused, two calls). A refused caller has a window of its slots re-checked at most once a
  * minute per router instance ({@link SlotRules#rechecked}): a slot whose job ended without its release is freed.
  */
-final class JobSlotQuota implements JobQuota {
+public final class JobSlotQuota implements JobQuota {
     private static final Logger LOG = Logger.getLogger(JobSlotQuota.class);
     /** Contenders for the last free slots pause a random while below a cap that doubles from 10 to 100 ms. */
     private static final RetryPolicy CONTENTION = RetryPolicy.exponential(RetryPolicy.UNLIMITED,
@@ -48,6 +48,14 @@ final class JobSlotQuota implements JobQuota {
     private final Clock clock;
     private final RetryPolicy contention;
     private final Map<Owner, Long> recheckedInMinute = new ConcurrentHashMap<>();
+
+    /**
+     * At most {@code limit} unfinished jobs per caller, each holding one of its {@code slots}, re-checked against
+     * {@code store}; {@code contention}: how long one admission may keep losing slots to concurrent ones.
+     */
+    public JobSlotQuota(JobSlots slots, JobStore store, OwnerQuotas.Limit limit, Clock clock, Duration contention) {
+        this(slots, new JobSlotReleases(slots, store), store, limit, clock, contention);
+    }
 
     JobSlotQuota(JobSlots slots, JobSlotReleases releases, JobStore store, OwnerQuotas.Limit limit, Clock clock,
                  Duration contention) {

@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
  * all, has ended. A caller whose unfinished batches already hold its cap of lines ({@link BatchLinesQuota}) is refused
  * first: no batch of any size would fit.
  */
-final class OwnerBatchQuota implements BatchQuota {
+public final class OwnerBatchQuota implements BatchQuota {
     private static final Logger LOG = Logger.getLogger(OwnerBatchQuota.class);
 
     private final OwnerQuotas quotas;
@@ -22,7 +22,11 @@ final class OwnerBatchQuota implements BatchQuota {
     private final BatchStore store;
     private final BatchLinesQuota lines;
 
-    OwnerBatchQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store, BatchLinesQuota lines) {
+    /**
+     * At most {@code limit} unfinished batches per caller, counted in {@code quotas}, re-checked in {@code store}, and
+     * none while the caller's unfinished batches hold its cap of {@code lines}.
+     */
+    public OwnerBatchQuota(OwnerQuotas quotas, OwnerQuotas.Limit limit, BatchStore store, BatchLinesQuota lines) {
         this.quotas = quotas;
         this.limit = limit;
         this.store = store;

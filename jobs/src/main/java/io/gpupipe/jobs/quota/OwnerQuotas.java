@@ -1,7 +1,6 @@
 package io.gpupipe.jobs.quota;
 
-import io.gpupipe.jobs.port.QuotaLedgers.StoredLedger;
-import io.gpupipe.jobs.port.QuotaLedgers;
+import io.gpupipe.jobs.quota.QuotaLedgers.StoredLedger;
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.jobs.quota.QuotaKind;

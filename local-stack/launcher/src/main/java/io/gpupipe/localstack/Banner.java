@@ -4,6 +4,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
 import io.gpupipe.localstack.apigateway.SigV4Authorizer;
+import io.gpupipe.localstack.internal.Backend;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.Task;

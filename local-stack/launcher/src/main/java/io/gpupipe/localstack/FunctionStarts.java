@@ -5,6 +5,7 @@ import io.gpupipe.localstack.StackCloser.Stage;
 import io.gpupipe.localstack.events.SqsEventSource;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.localstack.internal.ComponentPackages;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.localstack.sam.LocalQueues;
 import io.gpupipe.localstack.sam.SamTemplate;

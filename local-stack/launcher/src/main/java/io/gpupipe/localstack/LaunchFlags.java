@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localaws.AwsLatency;
+import io.gpupipe.localstack.internal.Backend;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import java.net.URI;

@@ -4,6 +4,7 @@ import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.api.ApiDescription;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localstack.internal.Console;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.EnumMap;

@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.Digests;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,8 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localstack.internal.Backend;
+import io.gpupipe.localstack.internal.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.api.ApiDescription;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

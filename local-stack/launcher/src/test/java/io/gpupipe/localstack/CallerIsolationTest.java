@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.events.AwsEvents;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Tier;

@@ -8,6 +8,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.notify.CallbackKey;
 import java.io.ByteArrayOutputStream;

@@ -3,6 +3,7 @@ package io.gpupipe.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.AwsLatency;
+import io.gpupipe.localstack.internal.Backend;
 import io.gpupipe.model.Tier;
 import java.net.URI;
 import java.nio.file.Path;

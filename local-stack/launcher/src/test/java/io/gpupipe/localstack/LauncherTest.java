@@ -2,6 +2,7 @@ package io.gpupipe.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.localstack.internal.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -3,6 +3,7 @@ package io.gpupipe.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gpupipe.localstack.internal.Backend;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;

@@ -1,6 +1,7 @@
 package io.gpupipe.localstack;
 
 import io.gpupipe.localaws.AwsLatency;
+import io.gpupipe.localstack.internal.Console;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;

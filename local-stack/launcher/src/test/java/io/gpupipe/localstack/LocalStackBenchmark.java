@@ -3,6 +3,8 @@ package io.gpupipe.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.gpupipe.localstack.internal.Backend;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.embedding.EmbeddingResponse;
 import java.nio.charset.StandardCharsets;

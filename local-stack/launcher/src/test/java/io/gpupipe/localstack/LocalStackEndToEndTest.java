@@ -9,6 +9,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localstack.console.TraceSpans;
 import io.gpupipe.localstack.internal.ComponentEnvironment;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;

@@ -13,6 +13,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.localstack.internal.Console;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
 import io.gpupipe.localstack.apigateway.SigV4Signing;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.owner.CallerIdentity;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.localstack.StackCloser.Stage;
 import io.gpupipe.localstack.exception.StartupException;
+import io.gpupipe.localstack.internal.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

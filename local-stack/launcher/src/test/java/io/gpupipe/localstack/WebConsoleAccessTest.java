@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localstack.apigateway.LocalCallers;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import java.io.IOException;
 import java.io.InputStream;

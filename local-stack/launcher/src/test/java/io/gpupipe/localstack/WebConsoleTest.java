@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localstack.internal.Backend;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.Task;

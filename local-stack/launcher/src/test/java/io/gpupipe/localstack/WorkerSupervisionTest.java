@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.WorkerProcess;
 import io.gpupipe.localstack.internal.WorkerSupervisor;
 import io.gpupipe.model.Tier;

@@ -1,6 +1,5 @@
 package io.gpupipe.router.aws;
 
-import io.gpupipe.router.RouterConfig;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -16,7 +15,7 @@ public final class BedrockClients {
     }
 
     /** Credentials come from the SDK's default chain (the Lambda role; system properties or env vars locally). */
-    public static BedrockRuntimeClient create(RouterConfig.Bedrock config) {
+    public static BedrockRuntimeClient create(ClientSettings config) {
         BedrockRuntimeClientBuilder builder = BedrockRuntimeClient.builder()
                 .httpClient(UrlConnectionHttpClient.builder()
                         .connectionTimeout(config.timeout())

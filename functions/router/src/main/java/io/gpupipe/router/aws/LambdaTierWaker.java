@@ -1,7 +1,6 @@
 package io.gpupipe.router.aws;
 
 import io.gpupipe.model.scaling.TierWake;
-import io.gpupipe.router.RouterConfig;
 import io.gpupipe.router.wake.TierWaker;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
@@ -27,7 +26,7 @@ public final class LambdaTierWaker implements TierWaker, AutoCloseable {
     }
 
     /** Credentials come from the SDK's default chain (the router's role; system properties or env vars locally). */
-    public static LambdaTierWaker create(RouterConfig.Wake config, String function) {
+    public static LambdaTierWaker create(ClientSettings config, String function) {
         LambdaClientBuilder builder = LambdaClient.builder()
                 .httpClient(UrlConnectionHttpClient.builder()
                         .connectionTimeout(config.timeout())

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;

@@ -5,7 +5,7 @@ import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.EcsStandIn;
 import io.gpupipe.localaws.standin.LambdaStandIn;
 import io.gpupipe.localaws.standin.SnsStandIn;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import java.io.IOException;
 import java.util.Set;
 import java.util.function.ToIntFunction;

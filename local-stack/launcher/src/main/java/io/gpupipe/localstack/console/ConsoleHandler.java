@@ -1,9 +1,11 @@
 package io.gpupipe.localstack.console;
 
+import static io.gpupipe.localstack.console.ConsoleWrites.error;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.owner.Owner;
@@ -111,12 +113,6 @@ final class ConsoleHandler implements HttpHandler {
             api.redriven();
         }
         json(exchange, result.status(), result.body());
-    }
-
-    static JsonNode error(String field, String message) {
-        var answer = JobJson.mapper().createObjectNode();
-        answer.putArray("errors").addObject().put("field", field).put("message", message);
-        return answer;
     }
 
     private void file(HttpExchange exchange, String name) throws IOException {

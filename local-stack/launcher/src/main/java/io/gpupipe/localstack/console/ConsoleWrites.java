@@ -23,21 +23,28 @@ final class ConsoleWrites {
         this.redrive = redrive;
     }
 
+    /** The console's error document ({@code {"errors": [{"field", "message"}]}}), as the public API writes one. */
+    static JsonNode error(String field, String message) {
+        var answer = JobJson.mapper().createObjectNode();
+        answer.putArray("errors").addObject().put("field", field).put("message", message);
+        return answer;
+    }
+
     Result redrive(byte[] request) {
         if (redrive.isEmpty()) {
-            return new Result(503, ConsoleHandler.error("destination", "this stack has no DLQ to redrive"));
+            return new Result(503, error("destination", "this stack has no DLQ to redrive"));
         }
         String destination;
         try {
             destination = JobJson.read(new String(request, StandardCharsets.UTF_8), JsonNode.class)
                     .path("destination").asText("");
         } catch (RuntimeException e) {
-            return new Result(400, ConsoleHandler.error("body", "expected {\"destination\": \"<queue name>\"}"));
+            return new Result(400, error("body", "expected {\"destination\": \"<queue name>\"}"));
         }
         Optional<QueueWatch.QueueRef> queue = queues.queues().stream()
                 .filter(q -> !q.deadLetter() && q.name().equals(destination)).findFirst();
         if (queue.isEmpty()) {
-            return new Result(400, ConsoleHandler.error("destination", "'" + destination + "' is not a tier queue; "
+            return new Result(400, error("destination", "'" + destination + "' is not a tier queue; "
                     + "one of " + queues.queues().stream().filter(q -> !q.deadLetter()).map(QueueWatch.QueueRef::name)
                     .toList()));
         }
@@ -47,7 +54,7 @@ final class ConsoleWrites {
                     .put("destination", destination));
         } catch (SqsException e) {
             String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
-            return new Result(409, ConsoleHandler.error("destination", "SQS refused the move task: " + message));
+            return new Result(409, error("destination", "SQS refused the move task: " + message));
         }
     }
 }

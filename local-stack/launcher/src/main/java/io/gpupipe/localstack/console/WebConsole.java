@@ -1,7 +1,7 @@
 package io.gpupipe.localstack.console;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.model.TierDefinition;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package io.gpupipe.localstack.events;
 
 import io.gpupipe.localaws.ObjectCreatedListener;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.FunctionInvoker;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.localstack.sam.SamTemplate;

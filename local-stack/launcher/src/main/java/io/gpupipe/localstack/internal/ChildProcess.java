@@ -1,6 +1,5 @@
 package io.gpupipe.localstack.internal;
 
-import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.exception.StartupException;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -2,7 +2,6 @@ package io.gpupipe.localstack.internal;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.SnsStandIn;
-import io.gpupipe.localstack.Backend;
 import io.gpupipe.localstack.aws.LocalStandIns;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.model.Tier;

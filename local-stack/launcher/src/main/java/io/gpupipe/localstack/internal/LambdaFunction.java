@@ -1,6 +1,5 @@
 package io.gpupipe.localstack.internal;
 
-import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.child.LambdaHost;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.localaws.LocalAws;
@@ -193,10 +192,6 @@ public final class LambdaFunction implements FunctionInvoker {
                 + "; starting a new one for the next invocation");
         process = launcher.get();
         awaitReady(RESPAWN_LIMIT);
-    }
-
-    /** The outcome of one invocation: the handler's output, or the error document when {@code ok} is false. */
-    public record Invocation(boolean ok, boolean timedOut, byte[] payload) {
     }
 
     public void stop(Duration grace) {

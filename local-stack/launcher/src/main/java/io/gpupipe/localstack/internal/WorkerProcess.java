@@ -1,6 +1,5 @@
 package io.gpupipe.localstack.internal;
 
-import io.gpupipe.localstack.Console;
 import io.gpupipe.localstack.child.Supervised;
 import io.gpupipe.localstack.exception.StartupException;
 import io.gpupipe.model.Tier;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.CloudWatchStandIn;
 import io.gpupipe.localaws.standin.EcsStandIn;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

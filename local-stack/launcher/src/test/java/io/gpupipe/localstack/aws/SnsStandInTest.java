@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.standin.SnsStandIn;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

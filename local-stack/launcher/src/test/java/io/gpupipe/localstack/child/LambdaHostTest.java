@@ -3,7 +3,7 @@ package io.gpupipe.localstack.child;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.ComponentPackages;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;

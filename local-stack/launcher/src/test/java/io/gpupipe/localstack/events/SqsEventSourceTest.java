@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.localstack.Console;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.internal.LambdaFunction;
 import io.gpupipe.model.JobJson;
 import java.io.ByteArrayOutputStream;

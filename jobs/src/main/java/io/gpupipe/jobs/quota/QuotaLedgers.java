@@ -1,7 +1,5 @@
-package io.gpupipe.jobs.port;
+package io.gpupipe.jobs.quota;
 
-import io.gpupipe.jobs.quota.QuotaKind;
-import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.model.owner.Owner;
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
-package io.gpupipe.worker.backend;
+package io.gpupipe.worker;
 
 import io.gpupipe.model.ModelServerContract;
 import io.gpupipe.model.TierCatalogue;
-import io.gpupipe.worker.WorkerConfig;
+import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.embedded.EmbeddedBackend;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;

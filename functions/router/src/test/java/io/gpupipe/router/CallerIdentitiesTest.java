@@ -1,4 +1,4 @@
-package io.gpupipe.router.internal;
+package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.gpupipe.worker.aws;
+package io.gpupipe.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.gpupipe.router.internal;
+package io.gpupipe.router;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent.RequestContext;
 import io.gpupipe.model.owner.CallerIdentity;

@@ -1,4 +1,4 @@
-package io.gpupipe.worker.aws;
+package io.gpupipe.worker;
 
 /**
  * The keep-alive cache of the JDK's HttpURLConnection, which the worker's SQS and S3 clients use (the URL connection

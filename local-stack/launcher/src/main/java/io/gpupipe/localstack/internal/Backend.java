@@ -1,4 +1,4 @@
-package io.gpupipe.localstack;
+package io.gpupipe.localstack.internal;
 
 import java.util.Arrays;
 import java.util.Optional;
