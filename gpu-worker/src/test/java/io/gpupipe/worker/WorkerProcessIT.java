@@ -9,6 +9,7 @@ import io.gpupipe.localaws.LocalAwsOptions;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.worker.standin.VllmStandIn;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.TestModels;
@@ -212,6 +213,8 @@ class WorkerProcessIT {
             env.put("AWS_REGION", LocalAws.REGION);
             env.put("AWS_ACCESS_KEY_ID", LocalAws.ACCESS_KEY);
             env.put("AWS_SECRET_ACCESS_KEY", LocalAws.SECRET_KEY);
+            // the key LocalPipeline seals with, as the router's: the jobs keep the owners their messages name
+            env.put(DeploymentKey.FILE_ENV, aws.deploymentKeyFile().toAbsolutePath().toString());
             return env;
         }
 

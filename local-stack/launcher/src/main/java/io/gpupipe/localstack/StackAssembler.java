@@ -29,7 +29,6 @@ import io.gpupipe.model.Tier;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -106,7 +105,7 @@ public final class StackAssembler {
             throw notBuilt("gpu-worker/target/quarkus-app/quarkus-run.jar");
         }
         SamTemplate sam = SamTemplate.read(packages.repo());
-        Path runDir = closer.add(Stage.FILES, createRunDir(), ComponentPackages::deleteTree);
+        Path runDir = closer.add(Stage.FILES, ComponentPackages.createRunDir(), ComponentPackages::deleteTree);
         FunctionStarts functions = new FunctionStarts(packages, sam, runDir, closer, console, notes);
 
         step("starting SQS (ElasticMQ) and S3 (S3Proxy)");
@@ -280,14 +279,6 @@ public final class StackAssembler {
         }
         return "embedded backend: FreeTTS speech, " + (textModel == null ? "no text model"
                 : "text model " + textModel.getFileName());
-    }
-
-    private static Path createRunDir() {
-        try {
-            return Files.createTempDirectory("gpupipe-local-stack-");
-        } catch (IOException e) {
-            throw new StartupException("cannot create a temporary directory: " + e.getMessage(), e);
-        }
     }
 
     private static StartupException notBuilt(String path) {

@@ -169,6 +169,15 @@ public final class ComponentPackages {
         Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** A new temporary directory for one run's unpacked functions and files, deleted with {@link #deleteTree}. */
+    public static Path createRunDir() {
+        try {
+            return Files.createTempDirectory("gpupipe-local-stack-");
+        } catch (IOException e) {
+            throw new StartupException("cannot create a temporary directory: " + e.getMessage(), e);
+        }
+    }
+
     /** Deletes a directory tree, best effort. */
     public static void deleteTree(Path root) {
         if (root == null || !Files.exists(root)) {
