@@ -4,6 +4,7 @@ import static io.gpupipe.cdk.TemplateJson.list;
 import static io.gpupipe.cdk.TemplateJson.map;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,19 +34,24 @@ final class PodmanTask implements AutoCloseable {
     private final Map<String, Map<String, Object>> containers = new LinkedHashMap<>();
     private final Map<String, String> images;
     private final BiFunction<String, Map<String, Object>, Map<String, String>> environment;
+    private final Map<String, Map<Path, String>> files;
     private final Map<String, String> names = new LinkedHashMap<>();
 
     /**
      * @param definitions the task definition's ContainerDefinitions
      * @param images      the local image of each container name
      * @param environment a container's environment from its definition (resolving what a deployment resolves)
+     * @param files       host files mounted read-only into a container (container name → host file → path in it):
+     *                    what a deployment reads from elsewhere, such as a secret
      */
     PodmanTask(String name, List<Object> definitions, Map<String, String> images,
-               BiFunction<String, Map<String, Object>, Map<String, String>> environment) {
+               BiFunction<String, Map<String, Object>, Map<String, String>> environment,
+               Map<String, Map<Path, String>> files) {
         this.pod = name + "-" + UUID.randomUUID().toString().substring(0, 8);
         definitions.stream().map(TemplateJson::map).forEach(c -> containers.put(String.valueOf(c.get("Name")), c));
         this.images = images;
         this.environment = environment;
+        this.files = files;
     }
 
     /** Creates the pod and starts every container in dependency order, each once its dependencies are satisfied. */
@@ -80,6 +86,8 @@ final class PodmanTask implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("run", "--detach", "--pod", pod, "--name", name));
         environment.apply(container, definition).forEach((key, value) -> args.addAll(List.of("--env",
                 key + "=" + value)));
+        files.getOrDefault(container, Map.of()).forEach((host, inside) -> args.addAll(List.of("--volume",
+                host.toAbsolutePath() + ":" + inside + ":ro")));
         Map<String, Object> health = healthCheck(container);
         if (!health.isEmpty()) {
             args.addAll(List.of("--health-cmd", json(list(health.get("Command"))),

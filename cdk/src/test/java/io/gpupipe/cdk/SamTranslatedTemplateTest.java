@@ -118,7 +118,8 @@ class SamTranslatedTemplateTest {
                     "s3:PutObject " + BUCKET + "/batches/*", "s3:DeleteObject " + BUCKET + "/batches/*",
                     "s3:GetObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/jobs/*",
                     "s3:DeleteObject " + BUCKET + "/jobs/*", "s3:PutObject " + BUCKET + "/payloads/*",
-                    "s3:GetObject " + BUCKET + "/results/*", "s3:ListBucket " + BUCKET, KMS_IF_SET, DEPLOYMENT_KEY));
+                    "s3:GetObject " + BUCKET + "/results/*", "s3:GetObject " + BUCKET + "/quotas/*",
+                    "s3:PutObject " + BUCKET + "/quotas/*", "s3:ListBucket " + BUCKET, KMS_IF_SET, DEPLOYMENT_KEY));
     /**
      * Actions allowed on "*": they have no resource type (CloudWatch metrics, DescribeAutoScalingGroups: Service
      * Authorization Reference) or are Lambda's own log writes.

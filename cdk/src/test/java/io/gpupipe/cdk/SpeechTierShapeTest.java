@@ -21,6 +21,7 @@ import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -78,7 +79,10 @@ class SpeechTierShapeTest {
             WorkerProcess worker = WorkerProcess.start(env);
             try {
                 // when the job is on the routed tier's queue
-                sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(routed)).messageBody(JobMessage.inline(job)));
+                // sealed as the router sends it, so the job keeps its requestId (an unsealed one is the queue owner's)
+                String body = JobMessage.inline(job);
+                sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(routed)).messageBody(body)
+                        .messageAttributes(aws.sealedAttributes(body)));
                 JobResult result = worker.awaitResult(s3, aws.bucket(), job.requestId());
 
                 // then it comes back as the speech tier's WAV, from the pinned weights the worker verified
@@ -124,6 +128,9 @@ class SpeechTierShapeTest {
                 env.put(name, text);
             } else if (map(value).get("Fn::ImportValue") instanceof String export && exports.containsKey(export)) {
                 env.put(name, exports.get(export));
+            } else if (sam.exportName("deployment-key-secret-arn").equals(map(value).get("Fn::ImportValue"))) {
+                // Secrets Manager's part locally: the stack's key file, which the test seals with
+                env.put(DeploymentKey.FILE_ENV, aws.deploymentKeyFile().toAbsolutePath().toString());
             } else {
                 fail("the speech worker reads " + name + " = " + value + ", which this test cannot provide");
             }

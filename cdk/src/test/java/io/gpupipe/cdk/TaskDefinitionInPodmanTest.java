@@ -17,7 +17,13 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.seal.DeploymentKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +56,8 @@ class TaskDefinitionInPodmanTest {
     private static final Duration RESULT_TIMEOUT = Duration.ofMinutes(3);
     private static final String SLOW_FRAGMENT = "drain-me";
     private static final int SLOW_SECONDS = 8;
+    /** Where the worker container finds the deployment key (Secrets Manager's part in a deployment). */
+    private static final String KEY_IN_CONTAINER = "/run/gpupipe/deployment-key";
 
     @Test
     void eachTaskType_shouldSucceed_andAStopShouldDrain_inTheTasksAsSynthesized() {
@@ -70,9 +78,10 @@ class TaskDefinitionInPodmanTest {
              SqsClient sqs = aws.newSqsClient();
              S3Client s3 = aws.newS3Client();
              PodmanTask smallTask = new PodmanTask("gpupipe-small", small, images.byContainer(),
-                     (name, definition) -> environment(name, definition, aws, SLOW_FRAGMENT + "=" + SLOW_SECONDS));
+                     (name, definition) -> environment(name, definition, aws, SLOW_FRAGMENT + "=" + SLOW_SECONDS),
+                     deploymentKey(aws));
              PodmanTask speechTask = new PodmanTask("gpupipe-speech", speech, images.byContainer(),
-                     (name, definition) -> environment(name, definition, aws, null))) {
+                     (name, definition) -> environment(name, definition, aws, null), deploymentKey(aws))) {
             // when both tasks start as ECS starts them (worker only once its model server is HEALTHY)
             smallTask.start();
             speechTask.start();
@@ -86,8 +95,8 @@ class TaskDefinitionInPodmanTest {
                     + "\"user\",\"content\":\"What is ECS?\"}],\"maxTokens\":12}");
             InferenceJob speak = job("{\"task\":\"speech\",\"prompt\":\"Deployed in a container.\",\"voice\":"
                     + "\"aiden\"}");
-            send(sqs, aws.queueUrl(SMALL), generate, chat);
-            send(sqs, aws.queueUrl(SPEECH), speak);
+            send(sqs, aws, aws.queueUrl(SMALL), generate, chat);
+            send(sqs, aws, aws.queueUrl(SPEECH), speak);
             assertSucceeded(awaitResult(s3, aws, generate, smallTask), SMALL, smallTask);
             assertSucceeded(awaitResult(s3, aws, chat, smallTask), SMALL, smallTask);
             JobResult spoken = awaitResult(s3, aws, speak, speechTask);
@@ -98,7 +107,7 @@ class TaskDefinitionInPodmanTest {
             // when the small task is stopped (ECS: dependents first, SIGTERM, SIGKILL after stopTimeout) while a
             // job is in flight
             InferenceJob inFlight = job("{\"prompt\":\"" + SLOW_FRAGMENT + " at stop time\",\"maxTokens\":8}");
-            send(sqs, aws.queueUrl(SMALL), inFlight);
+            send(sqs, aws, aws.queueUrl(SMALL), inFlight);
             await("the slow job to reach the model server").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(200)).until(() -> smallTask.exec("model-server", "curl", "-fsS",
                             "http://127.0.0.1:8000/metrics").lines()
@@ -160,6 +169,9 @@ class TaskDefinitionInPodmanTest {
                     env.put(String.valueOf(e.get("Name")), text);
                 } else if (imported instanceof String export && imports.containsKey(export)) {
                     env.put(String.valueOf(e.get("Name")), hostLoopback(imports.get(export)));
+                } else if (sam.exportName("deployment-key-secret-arn").equals(imported)) {
+                    // Secrets Manager's part locally: the stack's key file, mounted (deploymentKey)
+                    env.put(DeploymentKey.FILE_ENV, KEY_IN_CONTAINER);
                 } else {
                     fail(container + " reads " + e.get("Name") + " = " + value + ", which this test cannot provide");
                 }
@@ -177,6 +189,21 @@ class TaskDefinitionInPodmanTest {
         return env;
     }
 
+    /**
+     * The worker's copy of the local stack's deployment key, mounted where {@link DeploymentKey#FILE_ENV} names it,
+     * readable by the image's user (the stack's own file is its owner's only).
+     */
+    private static Map<String, Map<Path, String>> deploymentKey(LocalAws aws) {
+        try {
+            Path copy = Files.createDirectories(Path.of("target/container-test")).resolve("deployment-key");
+            Files.copy(aws.deploymentKeyFile(), copy, StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
+            return Map.of("gpu-worker", Map.of(copy, KEY_IN_CONTAINER));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static String hostLoopback(String value) {
         return value.replace("127.0.0.1", HOST_LOOPBACK).replace("localhost", HOST_LOOPBACK);
     }
@@ -187,9 +214,11 @@ class TaskDefinitionInPodmanTest {
                 .job();
     }
 
-    private static void send(SqsClient sqs, String queueUrl, InferenceJob... jobs) {
+    private static void send(SqsClient sqs, LocalAws aws, String queueUrl, InferenceJob... jobs) {
         for (InferenceJob job : jobs) {
-            sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(JobMessage.inline(job)));
+            String body = JobMessage.inline(job);
+            // sealed as the router sends it, so the job keeps its requestId (an unsealed one is the queue owner's)
+            sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(body).messageAttributes(aws.sealedAttributes(body)));
         }
     }
 

@@ -8,11 +8,9 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobState;
-import io.gpupipe.model.MessageAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -21,7 +19,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /** Test-side view of the local queues and bucket: send jobs, read results and markers, inspect queues. */
@@ -58,9 +55,8 @@ public final class LocalPipeline implements AutoCloseable {
 
     /** Sends {@code body} as the router does: sealed with the deployment key, so it keeps the owner it names. */
     public void send(String queueName, String body) {
-        sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(queueName)).messageBody(body).messageAttributes(Map.of(
-                MessageAttributes.SEAL, MessageAttributeValue.builder().dataType("String")
-                        .stringValue(aws.messageSeal().seal(body)).build())));
+        sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(queueName)).messageBody(body)
+                .messageAttributes(aws.sealedAttributes(body)));
     }
 
     /** Sends {@code body} as a producer allowed {@code sqs:SendMessage} does: without a seal. */

@@ -1,5 +1,6 @@
 package io.gpupipe.localaws;
 
+import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
@@ -25,6 +26,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /**
  * The AWS endpoints gpupipe needs, in this JVM and over their real wire protocols: SQS (ElasticMQ) with the tier
@@ -133,6 +135,12 @@ public final class LocalAws implements AutoCloseable {
      */
     public MessageSeal messageSeal() {
         return MessageSeal.of(LocalDeploymentKey.createIfAbsent(deploymentKeyFile));
+    }
+
+    /** The message attributes the router sends {@code body} with: its seal ({@link MessageAttributes#SEAL}). */
+    public Map<String, MessageAttributeValue> sealedAttributes(String body) {
+        return Map.of(MessageAttributes.SEAL, MessageAttributeValue.builder().dataType("String")
+                .stringValue(messageSeal().seal(body)).build());
     }
 
     private static Path temporaryDirectory() {
