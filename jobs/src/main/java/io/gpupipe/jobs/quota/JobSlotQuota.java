@@ -12,6 +12,7 @@ import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.model.retry.RetryPolicy.Retry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,12 @@ import org.jboss.logging.Logger;
 /**
  * The per-caller limit on unfinished jobs as slots ({@link SlotRules}): a job is admitted by claiming one free slot
  * object create-only, so at most L jobs of a caller are ever counted and no object is shared by its concurrent
- * submissions. The first try is one random slot (one call); when it is taken, one listing shows the free ones (or
- * that there are none: refused, two calls). A refused caller has a window of its slots re-checked at most once a
- * minute per router instance ({@link SlotRules#rechecked}): a slot whose job ended without its release is freed.
+ * submissions. It tries random slots ({@link SlotRules#probes}: one call each, about 1 / (1 - fill) of them); when
+ * all it tried were taken, one listing shows the free ones, or that there are none: refused. For its Retry-After
+ * after such a refusal, this instance tries one random slot of that caller and lists nothing: a caller hammering at
+ * its limit costs one call per request, and one listing per Retry-After. A refused caller has a window of its slots
+ * re-checked at most once a minute per router instance ({@link SlotRules#rechecked}): a slot whose job ended
+ * without its release is freed.
  */
 public final class JobSlotQuota implements JobQuota {
     private static final Logger LOG = Logger.getLogger(JobSlotQuota.class);
@@ -48,6 +52,7 @@ public final class JobSlotQuota implements JobQuota {
     private final Clock clock;
     private final RetryPolicy contention;
     private final Map<Owner, Long> recheckedInMinute = new ConcurrentHashMap<>();
+    private final Map<Owner, Instant> refusedAt = new ConcurrentHashMap<>();
 
     /**
      * At most {@code limit} unfinished jobs per caller, each holding one of its {@code slots}, re-checked against
@@ -75,25 +80,39 @@ public final class JobSlotQuota implements JobQuota {
         }
         SlotHolder holder = new SlotHolder(job.requestId(), clock.instant());
         RandomGenerator random = ThreadLocalRandom.current();
-        Optional<QuotaSlot> claimed = claim(owner, SlotRules.probe(limit.max(), random), holder);
+        boolean refusedRecently = refusedRecently(owner);
+        Optional<QuotaSlot> claimed = Optional.empty();
+        int probes = SlotRules.probes(limit.max(), refusedRecently);
+        for (int probe = 0; probe < probes && claimed.isEmpty(); probe++) {
+            claimed = claim(owner, SlotRules.probe(limit.max(), random), holder);
+        }
         Retry retry = contention.start();
         while (claimed.isEmpty()) {
-            SlotRules.Window listed = SlotRules.listed(limit.max(), random);
-            List<Integer> free = listed.free(slots.taken(owner, listed.first(), listed.count()), random);
+            // a caller refused here within its Retry-After is not listed again: its one probe decides
+            List<Integer> free = refusedRecently ? List.of() : listedFree(owner, random);
             if (free.isEmpty()) {
                 free = recheck(owner);
             }
             if (free.isEmpty()) {
+                if (!refusedRecently) {
+                    refusedAt.put(owner, clock.instant());
+                }
                 return new Admission.Refused(limit.max(), limit.retryAfter());
             }
             for (int i = 0; i < Math.min(free.size(), CLAIMS_PER_LISTING) && claimed.isEmpty(); i++) {
                 claimed = claim(owner, free.get(i), holder);
             }
             if (claimed.isEmpty()) {
+                refusedRecently = false;
                 pause(owner, retry);
             }
         }
         return new Admission.Admitted(claimed);
+    }
+
+    private List<Integer> listedFree(Owner owner, RandomGenerator random) {
+        SlotRules.Window listed = SlotRules.listed(limit.max(), random);
+        return listed.free(slots.taken(owner, listed.first(), listed.count()), random);
     }
 
     @Override
@@ -145,6 +164,16 @@ public final class JobSlotQuota implements JobQuota {
             case HELD_UNLESS_FINISHED -> store.readResult(id).isEmpty();
             case ENDED -> false;
         };
+    }
+
+    /** True when this instance listed {@code owner}'s slots and refused it within its Retry-After. */
+    private boolean refusedRecently(Owner owner) {
+        Instant now = clock.instant();
+        if (refusedAt.size() > REMEMBERED_CALLERS) {
+            refusedAt.values().removeIf(refused -> !now.isBefore(refused.plus(limit.retryAfter())));
+        }
+        Instant refused = refusedAt.get(owner);
+        return refused != null && now.isBefore(refused.plus(limit.retryAfter()));
     }
 
     private boolean firstRecheckInMinute(Owner owner, long minute) {

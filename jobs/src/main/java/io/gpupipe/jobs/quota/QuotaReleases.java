@@ -4,9 +4,9 @@ import io.gpupipe.model.owner.Owner;
 
 /**
  * Where the notifier releases what ended from its owner's limits in one results bucket: a job's slot
- * ({@link JobSlotReleases}), a batch's entries in its ledgers of batches and of lines ({@link OwnerQuotas}). It sees every result (worker, dead-letter,
- * cache hit) and every batch's terminal record, each at least once; a release is idempotent, so a repeated event
- * changes nothing.
+ * ({@link JobSlotReleases}), a batch's entries in its ledgers of batches and of lines ({@link OwnerQuotas}). It sees
+ * every result (worker, dead-letter, cache hit) and every batch's terminal record, each at least once; a release is
+ * idempotent, so a repeated event changes nothing.
  */
 public interface QuotaReleases {
     /** The ledgers of unfinished batches and their lines in {@code bucket}. */
