@@ -26,13 +26,11 @@ import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.testsupport.CallCounter;
+import io.gpupipe.testsupport.MutableClock;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +38,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,7 +64,7 @@ class CallerJobLimitTest {
 
     private final Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString())
             .owner();
-    private final SteppedClock clock = new SteppedClock(Instant.parse("2026-12-04T10:00:00Z"));
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-04T10:00:00Z"));
     private S3JobStore store;
 
     @BeforeAll
@@ -253,33 +250,5 @@ class CallerJobLimitTest {
                 .region(Region.of(LocalAws.REGION)).credentialsProvider(LocalAws.credentials()).build();
         return new SqsJobQueue(dead, probe.tierQueueUrls(), JobMessage.SQS_DEFAULT_MAX_MESSAGE_BYTES,
                 store::putPayload);
-    }
-
-    /** A clock the test moves forward. */
-    private static final class SteppedClock extends Clock {
-        private final AtomicReference<Instant> now;
-
-        SteppedClock(Instant start) {
-            this.now = new AtomicReference<>(start);
-        }
-
-        void advance(Duration by) {
-            now.updateAndGet(t -> t.plus(by));
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
     }
 }

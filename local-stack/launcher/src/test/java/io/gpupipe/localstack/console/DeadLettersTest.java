@@ -3,10 +3,10 @@ package io.gpupipe.localstack.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.testsupport.MutableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
@@ -45,11 +45,11 @@ class DeadLettersTest {
     @Test
     void current_shouldForgetAMessage_notReceivedAgainWithinTheVisibilityTimeout() {
         // given a message kept a minute ago, on a DLQ that hands it out again every 30 s
-        Instant[] now = {NOW};
-        DeadLetters letters = new DeadLetters(new SteppedClock(now), Duration.ofSeconds(45));
+        MutableClock clock = new MutableClock(NOW);
+        DeadLetters letters = new DeadLetters(clock, Duration.ofSeconds(45));
         letters.settled(List.of(message("m1", "not json", "invalid_request")), Set.of("m1"));
         // when
-        now[0] = NOW.plusSeconds(60);
+        clock.advance(Duration.ofSeconds(60));
         // then it left the DLQ some other way (a redrive moved it)
         assertThat(letters.current()).isEmpty();
     }
@@ -64,30 +64,6 @@ class DeadLettersTest {
             attributes.put(MessageAttributes.ERROR_REASON, text(reason));
         }
         return message.messageAttributes(attributes).build();
-    }
-
-    /** A clock the test moves. */
-    private static final class SteppedClock extends Clock {
-        private final Instant[] now;
-
-        SteppedClock(Instant[] now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now[0];
-        }
     }
 
     private static MessageAttributeValue text(String value) {
