@@ -49,7 +49,11 @@ import org.junit.jupiter.api.Test;
  * without A (while a caller C's results arrive at A's rate, their callbacks answering at once: the CPU that handling
  * results costs in this one JVM, so that only the receiver's silence differs), then B while a tenth of A's results
  * arrive, until every event of the round is done; B's p99 with A (500 events) is held to 1.5 × its p99 without (500
- * events).
+ * events), or to that p99 plus {@link #JITTER}, whichever is more. Why the margin: in a CI run that builds other
+ * modules on the same two cores, B's p99 without A moved from 22 to 54 ms between runs and reached 97 ms with A
+ * while nothing waited on A's callbacks; what this test guards against, a result event waiting for a callback that
+ * never answers, costs at least the callback's connect timeout (2 s) per event (5,540 ms p99 before the callback
+ * queue took every callback).
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
@@ -58,6 +62,8 @@ import org.junit.jupiter.api.Test;
         @ResourceArg(name = "gpupipe.notifier.error-topic-arn", value = ResultNotifierHandlerTest.ERROR_TOPIC)})
 class SlowCallbackIsolationTest {
     private static final int SLOTS = 8;
+    /** A tail's noise on a shared 2-core machine, far below any callback timeout (see the class comment). */
+    private static final Duration JITTER = Duration.ofMillis(100);
     private static final int A_RESULTS = 100;
     /** Rounds of B alone then B with A, so that the machine's changing load weighs on both alike. */
     private static final int ROUNDS = 10;
@@ -146,7 +152,7 @@ class SlowCallbackIsolationTest {
                     .until(() -> handled.get() == done);
         }
 
-        // then: A's events were published too, and B's p99 stayed within 1.5 x its p99 alone
+        // then: A's events were published too, and B's p99 stayed within 1.5 x its p99 alone (or the noise margin)
         assertThat(aliceResults).allSatisfy(id -> assertThat(publishedAt).containsKey(id));
         long aloneP99 = p99(alone);
         long loadedP99 = p99(loaded);
@@ -154,7 +160,7 @@ class SlowCallbackIsolationTest {
                 millis(p50(alone)), millis(aloneP99), millis(p50(loaded)), millis(loadedP99));
         assertThat(loadedP99).as("B's p99 with A %d ms, without %d ms (without: %s; with A: %s)",
                 millis(loadedP99), millis(aloneP99), millisOf(alone), millisOf(loaded))
-                .isLessThanOrEqualTo(aloneP99 * 3 / 2);
+                .isLessThanOrEqualTo(Math.max(aloneP99 * 3 / 2, aloneP99 + JITTER.toNanos()));
     }
 
     /** Every other B result asks for a callback to a receiver that answers at once. */
