@@ -27,8 +27,9 @@ import org.jboss.logging.Logger;
  * object create-only, so at most L jobs of a caller are ever counted and no object is shared by its concurrent
  * submissions. It tries random slots ({@link SlotRules#probes}: one call each, about 1 / (1 - fill) of them); when
  * all it tried were taken, one listing shows the free ones, or that there are none: refused. For its Retry-After
- * after such a refusal, this instance tries one random slot of that caller and lists nothing: a caller hammering at
- * its limit costs one call per request, and one listing per Retry-After. A refused caller has a window of its slots
+ * after such a refusal, this instance only lists that caller's slots when one listing shows them all (limit ≤ 1,000:
+ * exact), and otherwise tries one random slot and lists nothing: either way a caller hammering at its limit costs one
+ * call per request. A refused caller has a window of its slots
  * re-checked at most once a minute per router instance ({@link SlotRules#rechecked}): a slot whose job ended
  * without its release is freed.
  */
@@ -88,8 +89,9 @@ public final class JobSlotQuota implements JobQuota {
         }
         Retry retry = contention.start();
         while (claimed.isEmpty()) {
-            // a caller refused here within its Retry-After is not listed again: its one probe decides
-            List<Integer> free = refusedRecently ? List.of() : listedFree(owner, random);
+            // a caller refused here within its Retry-After whose slots one listing cannot show: its one probe decides
+            List<Integer> free = refusedRecently && !SlotRules.listsAfterRefusal(limit.max()) ? List.<Integer>of()
+                    : listedFree(owner, random);
             if (free.isEmpty()) {
                 free = recheck(owner);
             }

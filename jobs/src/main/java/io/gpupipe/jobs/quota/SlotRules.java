@@ -44,12 +44,25 @@ public final class SlotRules {
     }
 
     /**
-     * How many random slots to try: {@link #PROBES} (at most one per slot) before a listing, but only one, and no
-     * listing, for a caller this router instance refused within its Retry-After, so that a caller at its limit costs
-     * one call per refused request.
+     * How many random slots to try before listing: {@link #PROBES} (at most one per slot). For a caller this router
+     * instance refused within its Retry-After none when one listing shows all its slots (the listing alone decides,
+     * exactly), otherwise one ({@link #listsAfterRefusal}), so that a caller at its limit costs one call per refused
+     * request.
      */
     public static int probes(int limit, boolean refusedRecently) {
-        return refusedRecently ? 1 : Math.min(PROBES, limit);
+        if (refusedRecently) {
+            return listsAfterRefusal(limit) ? 0 : 1;
+        }
+        return Math.min(PROBES, limit);
+    }
+
+    /**
+     * Whether a caller refused within its Retry-After is listed: only when one listing shows every slot ({@code limit}
+     * ≤ {@link #LISTING}), so that a slot freed meanwhile is found at once; above that, its one random slot decides
+     * until the Retry-After has passed.
+     */
+    public static boolean listsAfterRefusal(int limit) {
+        return limit <= LISTING;
     }
 
     /** {@code count} consecutive slots from {@code first}. */

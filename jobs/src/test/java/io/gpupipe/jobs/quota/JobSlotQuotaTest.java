@@ -53,12 +53,9 @@ class JobSlotQuotaTest {
     }
 
     @Test
-    void admit_shouldTryOneSlotAndListNothing_forRetryAfterAfterARefusal_thenListAgain() {
+    void admit_shouldOnlyList_forRetryAfterAfterARefusal_whenOneListingShowsEverySlot() {
         // given: a caller with limit 100 holding all its slots, refused once (8 probes and one listing)
-        CountingSlots slots = new CountingSlots();
-        for (int number = 0; number < 100; number++) {
-            slots.claim(CALLER, number, new SlotHolder("held-" + number, NOW));
-        }
+        CountingSlots slots = full(100);
         JobSlotQuota quota = quota(slots, 100);
         assertThat(quota.admit(job())).isInstanceOf(JobQuota.Admission.Refused.class);
         slots.resetCounts();
@@ -69,15 +66,45 @@ class JobSlotQuotaTest {
             assertThat(quota.admit(job())).isInstanceOf(JobQuota.Admission.Refused.class);
         }
 
+        // then: one call each, the listing; no slot tried
+        assertThat(slots.listings.get()).isEqualTo(10);
+        assertThat(slots.claims.get()).isZero();
+
+        // and a slot freed meanwhile is found by the next request, whichever it is (the listing is exact)
+        slots.free(CALLER, 42, "\"42\"");
+        assertThat(quota.admit(job())).isInstanceOf(JobQuota.Admission.Admitted.class);
+    }
+
+    @Test
+    void admit_shouldTryOneSlotAndListNothing_forRetryAfterAfterARefusal_whenTheSlotsExceedOneListing() {
+        // given: a caller with limit 2,000 holding all its slots, refused once
+        CountingSlots slots = full(2_000);
+        JobSlotQuota quota = quota(slots, 2_000);
+        assertThat(quota.admit(job())).isInstanceOf(JobQuota.Admission.Refused.class);
+        slots.resetCounts();
+
+        // when: it asks 10 more times within its Retry-After
+        for (int i = 0; i < 10; i++) {
+            clock.advance(Duration.ofSeconds(2));
+            assertThat(quota.admit(job())).isInstanceOf(JobQuota.Admission.Refused.class);
+        }
+
         // then: one call each, the slot tried; no listing
         assertThat(slots.claims.get()).isEqualTo(10);
         assertThat(slots.listings.get()).isZero();
 
-        // and once its Retry-After has passed, a freed slot is found by the listing, whichever it is
+        // and once its Retry-After has passed, it is listed again
         clock.advance(Duration.ofSeconds(11));
-        slots.free(CALLER, 42, "\"42\"");
-        assertThat(quota.admit(job())).isInstanceOf(JobQuota.Admission.Admitted.class);
+        quota.admit(job());
         assertThat(slots.listings.get()).isEqualTo(1);
+    }
+
+    private static CountingSlots full(int limit) {
+        CountingSlots slots = new CountingSlots();
+        for (int number = 0; number < limit; number++) {
+            slots.claim(CALLER, number, new SlotHolder("held-" + number, NOW));
+        }
+        return slots;
     }
 
     private JobSlotQuota quota(JobSlots slots, int limit) {
