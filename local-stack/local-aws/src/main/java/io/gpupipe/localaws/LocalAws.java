@@ -62,6 +62,7 @@ public final class LocalAws implements AutoCloseable {
     private final LocalQueues queues;
     private final Path deploymentKeyFile;
     private final Path temporaryKeyDir;
+    private final MessageSeal messageSeal;
 
     private static String queueOf(Tier tier) {
         return TierCatalogue.bundled().get(tier).queue();
@@ -74,7 +75,7 @@ public final class LocalAws implements AutoCloseable {
         this.temporaryKeyDir = options.dataDir() == null ? temporaryDirectory() : null;
         this.deploymentKeyFile = (options.dataDir() != null ? options.dataDir() : temporaryKeyDir)
                 .resolve(LocalDeploymentKey.FILE_NAME);
-        LocalDeploymentKey.createIfAbsent(deploymentKeyFile);
+        this.messageSeal = MessageSeal.of(LocalDeploymentKey.createIfAbsent(deploymentKeyFile));
         this.sqsServer = sqsServer;
         this.s3Server = s3Server;
         this.latencyProxies = latencyProxies;
@@ -134,13 +135,13 @@ public final class LocalAws implements AutoCloseable {
      * so that the worker takes the owner they name.
      */
     public MessageSeal messageSeal() {
-        return MessageSeal.of(LocalDeploymentKey.createIfAbsent(deploymentKeyFile));
+        return messageSeal;
     }
 
     /** The message attributes the router sends {@code body} with: its seal ({@link MessageAttributes#SEAL}). */
     public Map<String, MessageAttributeValue> sealedAttributes(String body) {
         return Map.of(MessageAttributes.SEAL, MessageAttributeValue.builder().dataType("String")
-                .stringValue(messageSeal().seal(body)).build());
+                .stringValue(messageSeal.seal(body)).build());
     }
 
     private static Path temporaryDirectory() {
