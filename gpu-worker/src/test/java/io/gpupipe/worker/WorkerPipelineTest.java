@@ -21,6 +21,7 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.worker.standin.VllmStandInResource;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.gpupipe.worker.support.RecordingJobEvents;
@@ -52,7 +53,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
     @ResourceArg(name = "max-model-len", value = "1024")})
 class WorkerPipelineTest extends WorkerAppTest {
     static final Duration RESULT_TIMEOUT = Duration.ofSeconds(20);
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
 
     @Inject
     RecordingJobEvents events;

@@ -4,13 +4,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /** SHA-256 in lower-case hex, the one digest gpupipe uses for identities (request digests, cache keys, GGUF files). */
 public final class Digests {
+    private static final String HMAC_SHA256 = "HmacSHA256";
     private Digests() {
     }
 
@@ -40,6 +44,23 @@ public final class Digests {
             least = (least << 8) | (hash[8 + i] & 0xff);
         }
         return new UUID(most, least);
+    }
+
+    /** HMAC-SHA256 of {@code data} under {@code key}. */
+    public static byte[] hmacSha256(byte[] key, byte[] data) {
+        try {
+            Mac mac = Mac.getInstance(HMAC_SHA256);
+            mac.init(new SecretKeySpec(key, HMAC_SHA256));
+            return mac.doFinal(data);
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
+    }
+
+    /** HMAC-SHA256 (hex) of the text under {@code key}, its bytes encoded as {@link #sha256Hex(String)} does. */
+    public static String hmacSha256Hex(byte[] key, String text) {
+        return HexFormat.of().formatHex(hmacSha256(key, isWellFormed(text)
+                ? text.getBytes(StandardCharsets.UTF_8) : wtf8(text)));
     }
 
     /** SHA-256 (hex) of everything {@code in} holds (read to its end, not closed). */

@@ -174,8 +174,8 @@ public sealed interface QueuedJob {
     private static String readOwner(FieldReader fields) {
         Optional<String> owner = fields.string("owner");
         if (owner.isPresent() && !Owner.isValid(owner.get())) {
-            fields.error("owner", ErrorCodes.INVALID_FORMAT, "owner must be sha256:<64 lower-case hex digits> or "
-                    + "queue");
+            fields.error("owner", ErrorCodes.INVALID_FORMAT, "owner must be hmac-sha256: or sha256: and 64 lower-case"
+                    + " hex digits, or queue");
             return null;
         }
         return owner.orElse(null);

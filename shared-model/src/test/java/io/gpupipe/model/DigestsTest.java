@@ -11,6 +11,13 @@ import org.junit.jupiter.api.Test;
 class DigestsTest {
 
     @Test
+    void hmacSha256_shouldMatchRfc4231_testCase2() {
+        // RFC 4231, 4.3: key "Jefe", data "what do ya want for nothing?"
+        assertThat(Digests.hmacSha256Hex("Jefe".getBytes(StandardCharsets.UTF_8), "what do ya want for nothing?"))
+                .isEqualTo("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    }
+
+    @Test
     void sha256Hex_shouldTellALoneSurrogateFromTheReplacementJavasUtf8EncoderWrites() {
         // String.getBytes(UTF_8) writes '?' for an unpaired surrogate, so two different texts had one digest
         assertThat(Digests.sha256Hex("Say \ud800")).isNotEqualTo(Digests.sha256Hex("Say ?"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** A tier-queue message read once: the job, or what a malformed one validly named for its failed result. */
 class QueuedJobTest {
     private static final String ID = "550e8400-e29b-41d4-a716-446655440000";
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final TierCatalogue TIERS = TierCatalogue.bundled();
     private static final Tier SMALL = Tier.of("small");
 

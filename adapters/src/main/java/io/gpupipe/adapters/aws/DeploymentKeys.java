@@ -1,6 +1,7 @@
 package io.gpupipe.adapters.aws;
 
 import io.gpupipe.model.seal.DeploymentKey;
+import io.gpupipe.model.seal.DeploymentKeyVersions;
 import io.gpupipe.model.seal.MessageSeal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +17,8 @@ import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundExce
 /**
  * Reads the {@link DeploymentKey} once, at start: from Secrets Manager in AWS ({@link DeploymentKey#SECRET_ENV}: its
  * {@code AWSCURRENT} version seals, its {@code AWSPREVIOUS} version, while there is one, still verifies, so a rotation
- * does not strand messages in flight), or from a file ({@link DeploymentKey#FILE_ENV}, the local stack's). With
+ * does not strand messages in flight, and callers' earlier owner ids stay honoured), or from a file
+ * ({@link DeploymentKey#FILE_ENV}, the local stack's). With
  * neither configured there is no key: nothing is sealed and no message is trusted to name an API caller's owner.
  */
 public final class DeploymentKeys {
@@ -29,6 +31,15 @@ public final class DeploymentKeys {
 
     /** The seals of the key {@code config} names; {@code secrets} is asked for a client only when a secret is named. */
     public static Optional<MessageSeal> seals(DeploymentKeyConfig config, Supplier<SecretsManagerClient> secrets) {
+        return versions(config, secrets).map(DeploymentKeyVersions::seal);
+    }
+
+    /**
+     * The versions of the key {@code config} names, none when it names no key; {@code secrets} is asked for a client
+     * only when a secret is named.
+     */
+    public static Optional<DeploymentKeyVersions> versions(DeploymentKeyConfig config,
+                                                           Supplier<SecretsManagerClient> secrets) {
         Optional<String> file = config.file().filter(f -> !f.isBlank());
         Optional<String> secret = config.secret().filter(s -> !s.isBlank());
         if (file.isPresent() && secret.isPresent()) {
@@ -36,18 +47,19 @@ public final class DeploymentKeys {
                     + ", not both");
         }
         if (file.isPresent()) {
-            return Optional.of(MessageSeal.of(read(Path.of(file.get()))));
+            return Optional.of(DeploymentKeyVersions.of(read(Path.of(file.get()))));
         }
         if (secret.isPresent()) {
             return Optional.of(fromSecret(secrets.get(), secret.get()));
         }
-        LOG.warnf("no deployment key (%s or %s): queue messages are not sealed, and every job message is taken as its"
-                + " producer's (the queue owner's)", DeploymentKey.SECRET_ENV, DeploymentKey.FILE_ENV);
+        LOG.warnf("no deployment key (%s or %s): queue messages are not sealed, every job message is taken as its"
+                + " producer's (the queue owner's), and owner ids are unkeyed", DeploymentKey.SECRET_ENV,
+                DeploymentKey.FILE_ENV);
         return Optional.empty();
     }
 
-    /** The seals of the secret {@code secretId}: its current version, and its previous one while it has one. */
-    public static MessageSeal fromSecret(SecretsManagerClient secrets, String secretId) {
+    /** The secret {@code secretId}'s current version, and its previous one while it has one. */
+    public static DeploymentKeyVersions fromSecret(SecretsManagerClient secrets, String secretId) {
         String current = secrets.getSecretValue(b -> b.secretId(secretId).versionStage(CURRENT)).secretString();
         Optional<String> previous;
         try {
@@ -56,7 +68,7 @@ public final class DeploymentKeys {
         } catch (ResourceNotFoundException e) {
             previous = Optional.empty(); // never rotated
         }
-        return MessageSeal.of(DeploymentKey.of(current), previous.map(DeploymentKey::of));
+        return new DeploymentKeyVersions(DeploymentKey.of(current), previous.map(DeploymentKey::of));
     }
 
     /** The key stored in {@code file}. */

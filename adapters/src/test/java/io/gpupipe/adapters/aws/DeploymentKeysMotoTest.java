@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.CallerOwners;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.seal.MessageSeal;
 import java.io.IOException;
@@ -69,17 +73,35 @@ class DeploymentKeysMotoTest {
     void fromSecret_shouldSealWithTheCurrentVersion_andVerifyThePreviousOne_afterARotation() {
         // given: a secret as the template creates it
         String arn = secrets.createSecret(b -> b.name("gpupipe-deployment-key").secretString(KEY_V1)).arn();
-        MessageSeal before = DeploymentKeys.fromSecret(secrets, arn);
+        MessageSeal before = DeploymentKeys.fromSecret(secrets, arn).seal();
         assertThat(before.seal(BODY)).isEqualTo(MessageSeal.of(DeploymentKey.of(KEY_V1)).seal(BODY));
         assertThat(before.verifies(BODY, MessageSeal.of(DeploymentKey.of(KEY_V2)).seal(BODY))).isFalse();
 
         // when: rotated (a new current version; Secrets Manager labels the old one AWSPREVIOUS)
         secrets.putSecretValue(b -> b.secretId(arn).secretString(KEY_V2));
-        MessageSeal after = DeploymentKeys.fromSecret(secrets, arn);
+        MessageSeal after = DeploymentKeys.fromSecret(secrets, arn).seal();
 
         // then
         assertThat(after.seal(BODY)).isEqualTo(MessageSeal.of(DeploymentKey.of(KEY_V2)).seal(BODY));
         assertThat(after.verifies(BODY, before.seal(BODY))).isTrue();
+    }
+
+    @Test
+    void fromSecret_shouldDeriveOwnersWithTheCurrentVersion_andStillKnowThePreviousOnesIds_afterARotation() {
+        // given: a caller's owner id under the template's first key
+        CallerIdentity caller = new CallerIdentity.Jwt("https://issuer.example.com", "user-1");
+        String arn = secrets.createSecret(b -> b.name("gpupipe-owner-ids").secretString(KEY_V1)).arn();
+        Owner before = DeploymentKeys.fromSecret(secrets, arn).ownerIds(false).of(caller).current();
+
+        // when: rotated
+        secrets.putSecretValue(b -> b.secretId(arn).secretString(KEY_V2));
+        CallerOwners after = DeploymentKeys.fromSecret(secrets, arn).ownerIds(false).of(caller);
+
+        // then: a new id, no one's without the key; the old one still the caller's
+        assertThat(before).isEqualTo(DeploymentKey.of(KEY_V1).ownerIds().of(caller));
+        assertThat(after.current()).isEqualTo(DeploymentKey.of(KEY_V2).ownerIds().of(caller)).isNotEqualTo(before);
+        assertThat(after.earlier()).containsExactly(before);
+        assertThat(after.all()).doesNotContain(OwnerIds.UNKEYED.of(caller));
     }
 
     @Test

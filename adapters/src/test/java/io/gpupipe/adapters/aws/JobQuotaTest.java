@@ -20,6 +20,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,8 +46,8 @@ class JobQuotaTest {
     private static LocalAws aws;
     private static S3Client s3;
 
-    private final Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString())
-            .owner();
+    private final Owner owner = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+            UUID.randomUUID().toString()));
     private S3JobStore store;
     private S3JobSlots slots;
 

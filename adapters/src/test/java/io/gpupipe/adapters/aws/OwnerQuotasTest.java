@@ -2,13 +2,14 @@ package io.gpupipe.adapters.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.jobs.quota.QuotaLedgers;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.jobs.quota.QuotaKind;
+import io.gpupipe.jobs.quota.QuotaLedgers;
 import io.gpupipe.jobs.quota.UnfinishedLedger;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,8 +41,8 @@ class OwnerQuotasTest {
     private static ExecutorService pool;
     private static QuotaLedgers ledgers;
 
-    private final Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString())
-            .owner();
+    private final Owner owner = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+            UUID.randomUUID().toString()));
     private final OwnerQuotas quotas = new OwnerQuotas(ledgers, Clock.systemUTC(), Duration.ofSeconds(60));
 
     @BeforeAll
@@ -130,7 +131,8 @@ class OwnerQuotasTest {
 
     @Test
     void admit_shouldKeepCallersApart() {
-        Owner other = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
+        Owner other = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+                UUID.randomUUID().toString()));
         IntStream.range(0, 10).forEach(i -> quotas.admit(owner, QuotaKind.JOBS, "mine-" + i, LIMIT, id -> true));
 
         assertThat(quotas.admit(other, QuotaKind.JOBS, "theirs", LIMIT, id -> true))

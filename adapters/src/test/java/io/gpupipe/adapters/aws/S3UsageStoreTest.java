@@ -6,6 +6,7 @@ import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageLayout;
 import io.gpupipe.model.usage.UsageRecord;
@@ -40,7 +41,7 @@ class S3UsageStoreTest {
     }
 
     private static Owner newCaller() {
-        return new CallerIdentity.Jwt("https://issuer", UUID.randomUUID().toString()).owner();
+        return OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://issuer", UUID.randomUUID().toString()));
     }
 
     private static UsageRecord record(String model) {

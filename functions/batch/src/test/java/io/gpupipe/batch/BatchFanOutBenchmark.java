@@ -19,6 +19,8 @@ import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -54,6 +56,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @WithTestResource(LocalAwsTestResource.class)
 @TestProfile(BatchFanOutBenchmark.FullChunks.class)
 class BatchFanOutBenchmark {
+    private static final Owner ANONYMOUS_OWNER = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
     static final int LINES = Integer.getInteger("benchmark.batch-lines", BatchLimits.MAX_LINES);
 
     /**
@@ -82,11 +85,11 @@ class BatchFanOutBenchmark {
                         .append("\"/v1/completions\",\"body\":{\"model\":\"gpt-3.5-turbo-instruct\",\"prompt\":")
                         .append("\"Once upon a time, number ").append(line).append("\",\"max_tokens\":16}}\n");
             }
-            String input = BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID());
+            String input = BatchLayout.inputKey(ANONYMOUS_OWNER, UUID.randomUUID());
             s3.putObject(b -> b.bucket(aws.bucket()).key(input), RequestBody.fromString(file.toString()));
             S3BatchStore store = new S3BatchStore(s3, aws.newS3Presigner(), aws.bucket());
             BatchState batch = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(input,
-                    BatchEndpoint.COMPLETIONS, "24h", null, null), CallerIdentity.ANONYMOUS.owner(), Instant.now());
+                    BatchEndpoint.COMPLETIONS, "24h", null, null), ANONYMOUS_OWNER, Instant.now());
             store.create(batch).orElseThrow();
             sqs.sendMessage(b -> b.queueUrl(aws.queueUrl(LocalAws.BATCH_QUEUE))
                     .messageBody(BatchTask.of(BatchTask.Type.PLAN, batch.id()).toJson()));

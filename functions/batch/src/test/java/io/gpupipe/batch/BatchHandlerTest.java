@@ -35,6 +35,8 @@ import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.embedding.EmbeddingResponse;
 import io.gpupipe.model.embedding.EncodingFormat;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.testsupport.LambdaInvocations;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -63,6 +65,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
 class BatchHandlerTest {
+    private static final Owner ANONYMOUS_OWNER = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
     /** shared-model's OpenAI example file (see its README): 3 valid chat lines, 6 invalid ones, a blank one. */
     static final Path OPENAI_EXAMPLE = Path.of("..", "..", "shared-model", "src", "test", "resources", "batches",
             "openai-example.jsonl");
@@ -323,10 +326,10 @@ class BatchHandlerTest {
     }
 
     private BatchState create(String input, BatchEndpoint endpoint) {
-        String key = BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID());
+        String key = BatchLayout.inputKey(ANONYMOUS_OWNER, UUID.randomUUID());
         s3.putObject(b -> b.bucket(aws.bucket()).key(key), RequestBody.fromString(input));
         BatchState state = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(key, endpoint,
-                "24h", null, null), CallerIdentity.ANONYMOUS.owner(), CREATED);
+                "24h", null, null), ANONYMOUS_OWNER, CREATED);
         store.create(state).orElseThrow();
         return state;
     }

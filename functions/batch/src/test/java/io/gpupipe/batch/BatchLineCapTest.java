@@ -19,6 +19,7 @@ import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.testsupport.LambdaInvocations;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -64,8 +65,8 @@ class BatchLineCapTest {
     private S3Client s3;
     private SqsClient sqs;
     private S3BatchStore store;
-    private final Owner caller = new CallerIdentity.Jwt("https://idp.example.com", "lines-" + UUID.randomUUID())
-            .owner();
+    private final Owner caller = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+            "lines-" + UUID.randomUUID()));
 
     @BeforeEach
     void setUp() {

@@ -26,6 +26,7 @@ import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
@@ -51,7 +52,7 @@ class DeadLetterHandlerTest {
     static final String A = "7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a";
     static final String B = "8e9f0a1b-2c3d-4e4f-9a5b-6c7d8e9f0a1b";
     static final Instant SUBMITTED = Instant.parse("2026-12-01T03:00:00Z");
-    static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
 
     @InjectLocalAws
     LocalAws aws;

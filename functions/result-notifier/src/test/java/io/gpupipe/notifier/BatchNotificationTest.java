@@ -30,6 +30,7 @@ import io.gpupipe.model.batch.LineCounts;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -114,7 +115,7 @@ class BatchNotificationTest {
     @Test
     void finalRecord_shouldSendOneSignedBatchEvent_evenWhenItsS3EventArrivesTwice() throws Exception {
         // given: the terminal record of a completed batch with a callback
-        Owner owner = CallerIdentity.ANONYMOUS.owner();
+        Owner owner = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
         BatchState done = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
                         BatchLayout.inputKey(owner, UUID.randomUUID()), BatchEndpoint.CHAT_COMPLETIONS, "24h", null,
                         receiver.url("/batches")), owner, Instant.now())

@@ -23,16 +23,17 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
-import io.gpupipe.model.Task;
 import io.gpupipe.model.JobState;
 import io.gpupipe.model.QuotaSlot;
+import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
-import io.gpupipe.notifier.domain.CallbackRedelivery;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
+import io.gpupipe.notifier.domain.CallbackRedelivery;
 import io.gpupipe.testsupport.CallbackReceiver;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
@@ -167,7 +168,8 @@ class ResultNotifierHandlerTest {
     @Test
     void notify_shouldQueueCallbacksInTheOwnersMessageGroup_whenTheReceiverIsDown() {
         // given: a caller's result whose receiver is down
-        Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
+        Owner owner = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+                UUID.randomUUID().toString()));
         JobResult result = succeeded(UUID.randomUUID().toString(), receiver.url("/hooks/owned-down"), owner);
         putResult(result);
         receiver.script("/hooks/owned-down", 503, 503, 503, 503);
@@ -192,7 +194,8 @@ class ResultNotifierHandlerTest {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 JobResult result = succeeded(UUID.randomUUID().toString(), "http://localhost:" + silent.port()
-                        + "/hook", new CallerIdentity.Jwt("https://idp.example.com", "caller-" + i).owner());
+                        + "/hook", OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+                        "caller-" + i)));
                 putResult(result);
                 invoke(sample("s3-result-succeeded.json").replace("results/" + A + ".json",
                         JobLayout.resultKey(result.requestId())));
@@ -334,7 +337,8 @@ class ResultNotifierHandlerTest {
     @Test
     void notify_shouldReleaseTheOwnersSlotOnce_andNameTheOwner_whenACallersResultArrivesTwice() {
         // given: a caller's job counted against its limit (with another of its jobs still running), and its result
-        Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
+        Owner owner = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+                UUID.randomUUID().toString()));
         InferenceJob finished = job(UUID.randomUUID().toString(), null).submittedBy(owner);
         JobResult result = JobResult.succeeded(finished, JobResult.Output.text("Done.", JobResult.Usage.of(3, 1),
                 "stop"), run(Tier.of("small")), DONE);

@@ -78,9 +78,9 @@ class SlowCallbackIsolationTest {
      * code A's events and the B events behind them take minutes to drain: the waits allow for that, not for load.
      */
     private static final Duration DRAIN = Duration.ofMinutes(5);
-    private static final Owner CALLER_A = new Owner(Owner.HASH_PREFIX + "a".repeat(64));
-    private static final Owner CALLER_B = new Owner(Owner.HASH_PREFIX + "b".repeat(64));
-    private static final Owner CALLER_C = new Owner(Owner.HASH_PREFIX + "c".repeat(64));
+    private static final Owner CALLER_A = new Owner(Owner.KEYED_PREFIX + "a".repeat(64));
+    private static final Owner CALLER_B = new Owner(Owner.KEYED_PREFIX + "b".repeat(64));
+    private static final Owner CALLER_C = new Owner(Owner.KEYED_PREFIX + "c".repeat(64));
 
     @InjectLocalAws
     LocalAws aws;

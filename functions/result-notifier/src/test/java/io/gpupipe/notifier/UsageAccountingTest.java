@@ -19,6 +19,7 @@ import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageLayout;
 import io.gpupipe.model.usage.UsageRecord;
@@ -51,7 +52,7 @@ class UsageAccountingTest {
     LocalAws aws;
 
     private static Owner newCaller() {
-        return new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()).owner();
+        return OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString()));
     }
 
     private static JobResult result(Owner owner, Instant at) {

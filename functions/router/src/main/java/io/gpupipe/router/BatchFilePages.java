@@ -14,7 +14,7 @@ import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.ChunkManifest;
 import io.gpupipe.model.batch.ChunkProgress;
 import io.gpupipe.model.batch.LineOutcome;
-import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.CallerOwners;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,12 +48,15 @@ public final class BatchFilePages {
         this.files = files;
     }
 
-    /** Page {@code rawPage} (null: the first) of {@code file} of batch {@code rawId}, as {@code owner} sees it. */
-    public BatchOutcome page(String rawId, Owner owner, BatchLayout.File file, String rawPage) {
+    /**
+     * Page {@code rawPage} (null: the first) of {@code file} of batch {@code rawId}, as {@code owners}' caller sees
+     * it.
+     */
+    public BatchOutcome page(String rawId, CallerOwners owners, BatchLayout.File file, String rawPage) {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
-        BatchStore owned = new OwnedBatchStore(store, owner);
+        BatchStore owned = new OwnedBatchStore(store, owners);
         Optional<BatchState> read = owned.read(rawId).map(BatchStore.StoredBatch::state);
         if (read.isEmpty()) {
             return new BatchOutcome.NotFound(rawId);

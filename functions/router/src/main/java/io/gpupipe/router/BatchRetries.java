@@ -8,7 +8,7 @@ import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchProgress;
 import io.gpupipe.model.batch.BatchRetry;
 import io.gpupipe.model.batch.BatchState;
-import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.CallerOwners;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -39,14 +39,14 @@ public final class BatchRetries {
         this.ids = ids;
     }
 
-    public BatchOutcome retry(String rawId, Owner owner) {
+    public BatchOutcome retry(String rawId, CallerOwners owners) {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
         if (!batches.enabled()) {
             return BatchService.notEnabled();
         }
-        BatchStore owned = new OwnedBatchStore(store, owner);
+        BatchStore owned = new OwnedBatchStore(store, owners);
         Optional<BatchState> read = owned.read(rawId).map(BatchStore.StoredBatch::state);
         if (read.isEmpty()) {
             return new BatchOutcome.NotFound(rawId);

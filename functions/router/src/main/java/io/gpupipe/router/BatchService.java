@@ -20,6 +20,7 @@ import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.BatchStatus;
 import io.gpupipe.model.batch.BatchTask;
 import io.gpupipe.model.batch.RequestCounts;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.router.internal.UploadGrants;
 import java.time.Clock;
@@ -182,11 +183,11 @@ public final class BatchService {
         }
     }
 
-    public BatchOutcome get(String rawId, Owner owner) {
+    public BatchOutcome get(String rawId, CallerOwners owners) {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
-        BatchStore owned = new OwnedBatchStore(store, owner);
+        BatchStore owned = new OwnedBatchStore(store, owners);
         return owned.read(rawId).<BatchOutcome>map(stored -> new BatchOutcome.Found(render(owned,
                 stored.state()))).orElseGet(() -> new BatchOutcome.NotFound(rawId));
     }
@@ -195,7 +196,7 @@ public final class BatchService {
      * Marks a running batch cancelling and asks the batch function to cancel its queued lines; repeated while it is
      * cancelling, it asks again (the fan-out is idempotent), so a retry after a 503 completes the cancel.
      */
-    public BatchOutcome cancel(String rawId, Owner owner) {
+    public BatchOutcome cancel(String rawId, CallerOwners owners) {
         if (!BatchIds.isValidBatchId(rawId)) {
             return new BatchOutcome.InvalidId();
         }
@@ -203,7 +204,7 @@ public final class BatchService {
             return notEnabled();
         }
         Instant now = clock.instant();
-        BatchStore owned = new OwnedBatchStore(store, owner);
+        BatchStore owned = new OwnedBatchStore(store, owners);
         Optional<BatchState> state = owned.update(rawId, s -> s.isCancellable() ? Optional.of(s.cancelling(now))
                 : Optional.empty());
         if (state.isEmpty()) {

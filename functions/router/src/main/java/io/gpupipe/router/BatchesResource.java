@@ -79,13 +79,13 @@ public class BatchesResource {
     @GET
     @Path("{id}")
     public Response status(@PathParam("id") String id) {
-        return answer(service.get(id, caller.owner()));
+        return answer(service.get(id, caller.owners()));
     }
 
     @DELETE
     @Path("{id}")
     public Response cancel(@PathParam("id") String id) {
-        return answer(service.cancel(id, caller.owner()));
+        return answer(service.cancel(id, caller.owners()));
     }
 
     /** OpenAI's cancel ({@code POST /v1/batches/{batch_id}/cancel}), for its SDKs. */
@@ -94,7 +94,7 @@ public class BatchesResource {
     @Consumes(MediaType.WILDCARD)
     public Response cancelOpenAi(@PathParam("id") String id, byte[] body) {
         return gate.checkSize(length(body)).map(BatchesResource::refused)
-                .orElseGet(() -> answer(service.cancel(id, caller.owner())));
+                .orElseGet(() -> answer(service.cancel(id, caller.owners())));
     }
 
     /** A new batch of the ended batch's failed, expired and cancelled lines ({@link BatchRetries}). */
@@ -103,7 +103,7 @@ public class BatchesResource {
     @Consumes(MediaType.WILDCARD)
     public Response retry(@PathParam("id") String id, byte[] body) {
         return gate.checkSize(length(body)).map(BatchesResource::refused)
-                .orElseGet(() -> answer(retries.retry(id, caller.owner())));
+                .orElseGet(() -> answer(retries.retry(id, caller.owners())));
     }
 
     /** The output file as it is now, one page (chunk) at a time ({@link BatchFilePages}). */
@@ -111,7 +111,7 @@ public class BatchesResource {
     @Path("{id}/output")
     @Produces({JSONL, MediaType.APPLICATION_JSON})
     public Response output(@PathParam("id") String id, @QueryParam("page") String page) {
-        return answer(pages.page(id, caller.owner(), BatchLayout.File.OUTPUT, page));
+        return answer(pages.page(id, caller.owners(), BatchLayout.File.OUTPUT, page));
     }
 
     /** The error file as it is now, one page (chunk) at a time. */
@@ -119,7 +119,7 @@ public class BatchesResource {
     @Path("{id}/errors")
     @Produces({JSONL, MediaType.APPLICATION_JSON})
     public Response errors(@PathParam("id") String id, @QueryParam("page") String page) {
-        return answer(pages.page(id, caller.owner(), BatchLayout.File.ERRORS, page));
+        return answer(pages.page(id, caller.owners(), BatchLayout.File.ERRORS, page));
     }
 
     private static int length(byte[] body) {

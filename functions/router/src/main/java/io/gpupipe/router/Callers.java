@@ -2,6 +2,8 @@ package io.gpupipe.router;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.CallerOwners;
+import io.gpupipe.model.owner.OwnerIdKeys;
 import io.gpupipe.router.internal.CallerRates;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.quarkus.vertx.http.runtime.QuarkusHttpHeaders;
@@ -17,7 +19,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * handler received is kept with the request (what quarkus-amazon-lambda-http's own {@code @Context} producers read),
  * and its authorizer context names the caller ({@link CallerIdentities}). A request without the identity the
  * deployment requires is answered 401 here, before anything is read or written, and so is a caller over its request
- * rate ({@link CallerRates}: 429); otherwise the resource methods read the caller's owner from {@link CurrentCaller}.
+ * rate ({@link CallerRates}: 429); otherwise the resource methods read the caller's owner ids from
+ * {@link CurrentCaller} (derived with the deployment's owner-id keys, {@link OwnerIdKeys}).
  * Application-scoped (a client proxy): RESTEasy creates its filters at build time, before the configuration this
  * reads is there.
  */
@@ -27,9 +30,12 @@ public class Callers {
     private final CallerIdentities identities;
     private final CurrentCaller caller;
     private final CallerRates rates;
+    private final OwnerIdKeys ownerIds;
 
-    Callers(CurrentVertxRequest current, RouterConfig config, CurrentCaller caller, CallerRates rates) {
+    Callers(CurrentVertxRequest current, RouterConfig config, CurrentCaller caller, CallerRates rates,
+            OwnerIdKeys ownerIds) {
         this.current = current;
+        this.ownerIds = ownerIds;
         this.identities = new CallerIdentities(config.auth(), config.jwtTenantClaim(), config.iamCallerScope());
         this.caller = caller;
         this.rates = rates;
@@ -46,8 +52,9 @@ public class Callers {
         if (identity.isEmpty()) {
             return Optional.of(ApiResponses.unauthenticated(identities.mode()));
         }
-        caller.set(identity.get().owner());
-        return rates.take(identity.get().owner().value())
+        CallerOwners owners = ownerIds.of(identity.get());
+        caller.set(owners);
+        return rates.take(owners.current().value())
                 .map(wait -> ApiResponses.rateLimited(rates.perSecond(), wait));
     }
 

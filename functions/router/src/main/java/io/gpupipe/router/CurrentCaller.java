@@ -1,22 +1,31 @@
 package io.gpupipe.router;
 
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
 import jakarta.enterprise.context.RequestScoped;
 
-/** The owner of the current request's caller, set once by {@link Callers} before any resource method runs. */
+/**
+ * The owner ids of the current request's caller, set once by {@link Callers} before any resource method runs: the
+ * current one, which owns what it submits now, and the earlier ones it is still known by ({@link CallerOwners}).
+ */
 @RequestScoped
 public class CurrentCaller {
-    private Owner owner;
+    private CallerOwners owners;
 
-    void set(Owner owner) {
-        this.owner = owner;
+    void set(CallerOwners owners) {
+        this.owners = owners;
     }
 
-    /** The caller's owner; every API route is behind {@link Callers}, so a resource method always finds one. */
-    public Owner owner() {
-        if (owner == null) {
+    /** The caller's owner ids; every API route is behind {@link Callers}, so a resource method always finds them. */
+    public CallerOwners owners() {
+        if (owners == null) {
             throw new IllegalStateException("no caller was resolved for this request");
         }
-        return owner;
+        return owners;
+    }
+
+    /** The caller's current owner id. */
+    public Owner owner() {
+        return owners().current();
     }
 }

@@ -13,8 +13,10 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.JobView;
+import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.observability.LogFields;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.routing.RoutingDecision;
@@ -28,12 +30,12 @@ import java.util.Optional;
 import org.jboss.logging.MDC;
 
 /**
- * The router's use cases, each for one caller ({@link Owner}): submit (validate, route, then the submission rule of
- * {@link JobSubmitter}, which answers from the result cache once the marker is claimed, or counts the job against
- * the caller's limit and enqueues), status (marker + result, presigned links) and cancel (the rule of
- * {@link JobCanceller}; a batch's lines only with their batch). A caller's requestId names the job stored under
- * {@link JobKey#submitted}, read through {@link JobStore#ownedBy}: another caller's job is never found, and every answer
- * shows the id the caller chose.
+ * The router's use cases, each for one caller ({@link CallerOwners}: its owner id, and the earlier ids it is still
+ * known by): submit (validate, route, then the submission rule of {@link JobSubmitter}, which answers from the result
+ * cache once the marker is claimed, or counts the job against the caller's limit and enqueues), status (marker +
+ * result, presigned links) and cancel (the rule of {@link JobCanceller}; a batch's lines only with their batch). A
+ * caller's requestId names the job stored under {@link JobKey#submitted}, read through {@link OwnedJobStore}: another
+ * caller's job is never found, and every answer shows the id the caller chose.
  */
 public final class JobService {
     private final JobRequestParser parser;
@@ -61,13 +63,20 @@ public final class JobService {
      * this call stored (a cache hit), or a marker a worker or the client has moved on from, so an accepted job is never
      * left reading {@code queued} with no queue holding it: see docs/architecture.md, "Job lifecycle".
      */
-    public SubmitOutcome submit(String body, Owner owner) {
+    public SubmitOutcome submit(String body, CallerOwners owners) {
         JobRequestParser.Outcome parsed = parser.parse(body, JobRequestParser.Source.API);
         if (parsed instanceof JobRequestParser.Outcome.Invalid invalid) {
             return new SubmitOutcome.Rejected(invalid.errors(), invalid.requestId());
         }
         Instant now = clock.instant();
-        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now).submittedBy(owner);
+        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now)
+                .submittedBy(owners.current());
+        // a resubmission of a job the caller submitted under an earlier owner id (before a key rotation or the
+        // upgrade to keyed ids) is that job, not a second one
+        Optional<JobView> earlier = earlierJob(job.clientRequestId(), owners);
+        if (earlier.isPresent()) {
+            return new SubmitOutcome.Duplicate(earlier.get());
+        }
         RoutingDecision decision = policy.route(job);
         // every log line of this submission names the job (JSON logs: mdc.requestId, mdc.tier)
         MDC.put(LogFields.REQUEST_ID, job.requestId());
@@ -84,24 +93,49 @@ public final class JobService {
         }
     }
 
-    public StatusOutcome status(String rawId, Owner owner) {
-        Optional<JobKey> key = JobKey.ofClientId(owner, rawId);
-        if (key.isEmpty()) {
+    /** The caller's job {@code rawId}: under its current owner id, else under an earlier one it is still known by. */
+    public StatusOutcome status(String rawId, CallerOwners owners) {
+        if (!RequestIds.isValid(rawId)) {
             return new StatusOutcome.InvalidId(rawId);
         }
-        String id = key.get().storedId();
-        String clientId = key.get().clientRequestId();
-        return new OwnedJobStore(store, owner).view(id).<StatusOutcome>map(v -> new StatusOutcome.Found(
-                v.seenAs(clientId), links(id, v))).orElseGet(() -> new StatusOutcome.NotFound(clientId));
+        for (Owner owner : owners.all()) {
+            JobKey key = JobKey.submitted(owner, rawId);
+            Optional<JobView> view = new OwnedJobStore(store, owner).view(key.storedId());
+            if (view.isPresent()) {
+                return new StatusOutcome.Found(view.get().seenAs(key.clientRequestId()),
+                        links(key.storedId(), view.get()));
+            }
+        }
+        return new StatusOutcome.NotFound(RequestIds.normalize(rawId));
     }
 
-    /** Cancels the caller's job if it has not started; a cancelled job no longer counts against the caller's limit. */
-    public CancelOutcome cancel(String rawId, Owner owner) {
-        Optional<JobKey> key = JobKey.ofClientId(owner, rawId);
-        if (key.isEmpty()) {
+    /**
+     * Cancels the caller's job if it has not started (under its current owner id, else an earlier one); a cancelled
+     * job no longer counts against the caller's limit.
+     */
+    public CancelOutcome cancel(String rawId, CallerOwners owners) {
+        if (!RequestIds.isValid(rawId)) {
             return new CancelOutcome.InvalidId(rawId);
         }
-        return jobs.canceller().cancel(key.get());
+        CancelOutcome outcome = null;
+        for (Owner owner : owners.all()) {
+            outcome = jobs.canceller().cancel(JobKey.submitted(owner, rawId));
+            if (!(outcome instanceof CancelOutcome.NotFound)) {
+                return outcome;
+            }
+        }
+        return outcome;
+    }
+
+    private Optional<JobView> earlierJob(String clientRequestId, CallerOwners owners) {
+        for (Owner owner : owners.earlier()) {
+            JobKey key = JobKey.submitted(owner, clientRequestId);
+            Optional<JobView> view = new OwnedJobStore(store, owner).view(key.storedId());
+            if (view.isPresent()) {
+                return Optional.of(view.get().seenAs(key.clientRequestId()));
+            }
+        }
+        return Optional.empty();
     }
 
     /** Presigned links to the result (and audio) of the job a client sees as {@code view}, for {@code owner}. */

@@ -67,14 +67,14 @@ public class JobsResource {
     @Path("v1/jobs/{id}")
     public Response status(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
                            @HeaderParam("X-Forwarded-Proto") String proto) {
-        return ApiResponses.status(service.status(id, caller.owner()), urls(host, proto));
+        return ApiResponses.status(service.status(id, caller.owners()), urls(host, proto));
     }
 
     @DELETE
     @Path("v1/jobs/{id}")
     public Response cancel(@PathParam("id") String id, @HeaderParam(HttpHeaders.HOST) String host,
                            @HeaderParam("X-Forwarded-Proto") String proto) {
-        return ApiResponses.cancelled(service.cancel(id, caller.owner()), urls(host, proto));
+        return ApiResponses.cancelled(service.cancel(id, caller.owners()), urls(host, proto));
     }
 
     private Response submit(byte[] body, String contentType, Function<String, String> urls, boolean seedShape,
@@ -90,7 +90,7 @@ public class JobsResource {
             return ApiResponses.budgetExceeded(overBudget.get());
         }
         String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
-        return tracing.traced(traceparent, () -> service.submit(json, owner),
+        return tracing.traced(traceparent, () -> service.submit(json, caller.owners()),
                 outcome -> ApiResponses.submitted(outcome, urls, seedShape, view -> service.links(owner, view)));
     }
 

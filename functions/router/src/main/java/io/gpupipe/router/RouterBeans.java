@@ -6,8 +6,8 @@ import io.gpupipe.adapters.aws.DeploymentKeys;
 import io.gpupipe.adapters.aws.S3BatchFiles;
 import io.gpupipe.adapters.aws.S3BatchStore;
 import io.gpupipe.adapters.aws.S3CacheStore;
-import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.S3JobSlots;
+import io.gpupipe.adapters.aws.S3JobStore;
 import io.gpupipe.adapters.aws.S3QuotaLedgers;
 import io.gpupipe.adapters.aws.S3UsageStore;
 import io.gpupipe.adapters.aws.SqsBatchTasks;
@@ -19,16 +19,19 @@ import io.gpupipe.jobs.port.JobQueue;
 import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.jobs.quota.JobQuota;
-import io.gpupipe.jobs.quota.OwnerBatchQuota;
 import io.gpupipe.jobs.quota.JobSlotQuota;
+import io.gpupipe.jobs.quota.OwnerBatchQuota;
 import io.gpupipe.jobs.quota.OwnerQuotas;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.owner.OwnerIdKeys;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.Classifier;
-import io.gpupipe.model.seal.MessageSeal;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;
+import io.gpupipe.model.seal.DeploymentKeyVersions;
+import io.gpupipe.model.seal.MessageSeal;
 import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.router.aws.BedrockClients;
 import io.gpupipe.router.aws.BedrockConverseClassifier;
@@ -95,11 +98,26 @@ public class RouterBeans {
         return TierCatalogue.bundled();
     }
 
-    /** The seals of the deployment key, read once at start (the Secrets Manager client only when configured so). */
+    /** The deployment key, read once at start (the Secrets Manager client only when configured so). */
     @Produces
     @Singleton
-    Optional<MessageSeal> messageSeals(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
-        return DeploymentKeys.seals(config, secrets::get);
+    Optional<DeploymentKeyVersions> deploymentKey(DeploymentKeyConfig config, Instance<SecretsManagerClient> secrets) {
+        return DeploymentKeys.versions(config, secrets::get);
+    }
+
+    /** The seals of the deployment key: every job message the router sends carries one. */
+    @Produces
+    @Singleton
+    Optional<MessageSeal> messageSeals(Optional<DeploymentKeyVersions> key) {
+        return key.map(DeploymentKeyVersions::seal);
+    }
+
+    /** How callers' owner ids are derived: keyed with the deployment key (unkeyed only without one). */
+    @Produces
+    @Singleton
+    OwnerIdKeys ownerIdKeys(Optional<DeploymentKeyVersions> key, RouterConfig config) {
+        return key.map(k -> k.ownerIds(config.acceptUnkeyedOwnerIds()))
+                .orElseGet(() -> OwnerIdKeys.only(OwnerIds.UNKEYED));
     }
 
     @Produces

@@ -76,6 +76,15 @@ public interface RouterConfig {
     IamCallerScope iamCallerScope();
 
     /**
+     * Whether callers' unkeyed owner ids (plain SHA-256, from before owner ids were keyed with the deployment key) are
+     * still honoured for what they submitted under them ({@code GPUPIPE_ROUTER_ACCEPT_UNKEYED_OWNER_IDS}; SAM's
+     * {@code AcceptUnkeyedOwnerIds}): on while an upgraded deployment's older jobs and batches may still be read,
+     * docs/security.md "Owner ids".
+     */
+    @WithDefault("false")
+    boolean acceptUnkeyedOwnerIds();
+
+    /**
      * The JWT claim naming a caller's tenant ({@code GPUPIPE_ROUTER_JWT_TENANT_CLAIM}; SAM's {@code JwtTenantClaim}):
      * when set, every caller whose token carries the same value of it at one issuer is one owner and sees the others'
      * jobs; a token without it is its subject's own. Unset, every subject is its own owner.

@@ -35,7 +35,10 @@ import io.gpupipe.model.batch.LineError;
 import io.gpupipe.model.batch.LineOutcome;
 import io.gpupipe.model.batch.RequestCounts;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.router.internal.UploadGrants;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,8 +74,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /** BatchService without Quarkus, over the real S3/SQS adapters and local endpoints, counting its S3 calls. */
 class BatchServiceTest {
-    private static final Owner OWNER = new CallerIdentity.Jwt("https://idp.example.com", "batch-service-test")
-            .owner();
+    private static final Owner OWNER = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+            "batch-service-test"));
+    private static final CallerOwners CALLER = CallerOwners.only(OWNER);
     private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     private static final List<String> S3_CALLS = Collections.synchronizedList(new ArrayList<>());
@@ -195,13 +199,26 @@ class BatchServiceTest {
         S3_CALLS.clear();
 
         // when
-        BatchObject batch = ((BatchOutcome.Found) service.get(state.id(), OWNER)).batch();
+        BatchObject batch = ((BatchOutcome.Found) service.get(state.id(), CALLER)).batch();
 
         // then: record, ended listing, progress listing; never a call per chunk or per line
         assertThat(batch.requestCounts()).isEqualTo(new RequestCounts(100_000, 60 * 990 + 40 * 500,
                 60 * 10 + 40 * 2));
         assertThat(batch.status()).isEqualTo("in_progress");
         assertThat(S3_CALLS).containsExactly("GetObject", "ListObjectsV2", "ListObjectsV2");
+    }
+
+    @Test
+    void get_shouldFindABatchOfTheCallersEarlierOwnerId_onlyWhileTheDeploymentHonoursIt() {
+        // given: a batch the caller created under its unkeyed owner id (OWNER), before the upgrade to keyed ids
+        BatchState state = running(1);
+        Owner keyed = DeploymentKey.of(DeploymentKey.generateText()).ownerIds().of(new CallerIdentity.Jwt(
+                "https://idp.example.com", "batch-service-test"));
+
+        // when, then: found with the earlier id honoured; unknown without it
+        assertThat(service.get(state.id(), new CallerOwners(keyed, List.of(OWNER))))
+                .isInstanceOf(BatchOutcome.Found.class);
+        assertThat(service.get(state.id(), CallerOwners.only(keyed))).isEqualTo(new BatchOutcome.NotFound(state.id()));
     }
 
     @Test
@@ -212,12 +229,12 @@ class BatchServiceTest {
         String output = BatchLayout.fileKey(state.id(), BatchLayout.File.OUTPUT);
         s3.putObject(b -> b.bucket(aws.bucket()).key(output), RequestBody.fromString("{\"id\":\"x\"}\n"));
         BatchState done = state.finished(new LineCounts(999, 1, 0, 0, 0), output, null, NOW, NOW);
-        assertThat(service.get(state.id(), OWNER)).extracting(o -> ((BatchOutcome.Found) o).batch().status())
+        assertThat(service.get(state.id(), CALLER)).extracting(o -> ((BatchOutcome.Found) o).batch().status())
                 .isEqualTo("finalizing");
         store.createFinal(done);
 
         // when
-        BatchObject batch = ((BatchOutcome.Found) service.get(state.id(), OWNER)).batch();
+        BatchObject batch = ((BatchOutcome.Found) service.get(state.id(), CALLER)).batch();
 
         // then
         assertThat(batch.status()).isEqualTo("completed");
@@ -236,9 +253,9 @@ class BatchServiceTest {
         store.update(finished.id(), s -> Optional.of(s.finished(LineCounts.ZERO, null, null, NOW, NOW)));
 
         // when
-        BatchOutcome first = service.cancel(state.id(), OWNER);
-        BatchOutcome again = service.cancel(state.id(), OWNER);
-        BatchOutcome late = service.cancel(finished.id(), OWNER);
+        BatchOutcome first = service.cancel(state.id(), CALLER);
+        BatchOutcome again = service.cancel(state.id(), CALLER);
+        BatchOutcome late = service.cancel(finished.id(), CALLER);
 
         // then
         assertThat(((BatchOutcome.Found) first).batch().status()).isEqualTo("cancelling");
@@ -247,8 +264,8 @@ class BatchServiceTest {
         assertThat(tasks()).containsExactly(BatchTask.of(BatchTask.Type.CANCEL, state.id()),
                 BatchTask.of(BatchTask.Type.CANCEL, state.id()));
         assertThat(late).isInstanceOf(BatchOutcome.NotCancellable.class);
-        assertThat(service.cancel("batch_nope", OWNER)).isInstanceOf(BatchOutcome.InvalidId.class);
-        assertThat(service.cancel(BatchIds.newBatchId(UUID.randomUUID()), OWNER))
+        assertThat(service.cancel("batch_nope", CALLER)).isInstanceOf(BatchOutcome.InvalidId.class);
+        assertThat(service.cancel(BatchIds.newBatchId(UUID.randomUUID()), CALLER))
                 .isInstanceOf(BatchOutcome.NotFound.class);
     }
 
@@ -258,7 +275,7 @@ class BatchServiceTest {
         BatchState old = ended(new LineCounts(2, 1, 0, 3, 1), true);
 
         // when
-        BatchOutcome outcome = retries.retry(old.id(), OWNER);
+        BatchOutcome outcome = retries.retry(old.id(), CALLER);
 
         // then: a new validating batch over a new input of the caller's, planned by the batch function
         BatchObject retry = ((BatchOutcome.Found) outcome).batch();
@@ -269,11 +286,11 @@ class BatchServiceTest {
         assertThat(retry.inputFileId()).isEqualTo(BatchLayout.retryInputKey(retry.id()));
         assertThat(store.read(retry.id()).orElseThrow().state().retryOf()).isEqualTo(old.id());
         assertThat(tasks()).containsExactly(BatchTask.of(BatchTask.Type.PLAN, retry.id()));
-        BatchObject shownOld = ((BatchOutcome.Found) service.get(old.id(), OWNER)).batch();
+        BatchObject shownOld = ((BatchOutcome.Found) service.get(old.id(), CALLER)).batch();
         assertThat(shownOld.metadata()).containsEntry(BatchState.RETRIED_BY_KEY, retry.id());
         assertThat(shownOld.status()).isEqualTo("cancelled");
         // once only: the old batch names its retry
-        assertThat(retries.retry(old.id(), OWNER)).isInstanceOfSatisfying(BatchOutcome.Conflict.class, c -> {
+        assertThat(retries.retry(old.id(), CALLER)).isInstanceOfSatisfying(BatchOutcome.Conflict.class, c -> {
             assertThat(c.error().code()).isEqualTo(ApiErrorCodes.ALREADY_RETRIED);
             assertThat(c.error().message()).contains(retry.id());
         });
@@ -301,18 +318,18 @@ class BatchServiceTest {
     void retry_shouldAnswerAnotherCallersBatchAsUnknown() {
         // given
         BatchState old = ended(new LineCounts(0, 1, 0, 0, 0), true);
-        Owner other = new CallerIdentity.Jwt("https://idp.example.com", "someone-else").owner();
+        Owner other = callerOwner("someone-else");
 
         // then: exactly the answer of an id that does not exist
-        assertThat(retries.retry(old.id(), other)).isEqualTo(new BatchOutcome.NotFound(old.id()));
-        assertThat(retries.retry("batch_nope", OWNER)).isInstanceOf(BatchOutcome.InvalidId.class);
+        assertThat(retries.retry(old.id(), CallerOwners.only(other))).isEqualTo(new BatchOutcome.NotFound(old.id()));
+        assertThat(retries.retry("batch_nope", CALLER)).isInstanceOf(BatchOutcome.InvalidId.class);
         assertThat(store.read(old.id()).orElseThrow().state().retriedBy()).isNull();
     }
 
     @Test
     void retry_shouldCountAgainstTheCallersBatchLimit_andTakeTheLinkBack_whenRefused() {
         // given: a caller allowed one unfinished batch, which it has
-        Owner limited = new CallerIdentity.Jwt("https://idp.example.com", "one-batch-" + UUID.randomUUID()).owner();
+        Owner limited = callerOwner("one-batch-" + UUID.randomUUID());
         BatchQuota quota = new OwnerBatchQuota(new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK,
                 Duration.ofSeconds(10)), new OwnerQuotas.Limit(1, Duration.ofDays(15), 8, Duration.ofSeconds(30)),
                 store, BatchLinesQuota.UNLIMITED);
@@ -327,7 +344,7 @@ class BatchServiceTest {
         tasks();
 
         // when
-        BatchOutcome outcome = limitedRetries.retry(old.id(), limited);
+        BatchOutcome outcome = limitedRetries.retry(old.id(), CallerOwners.only(limited));
 
         // then: refused like any batch over the limit; the old batch is free to be retried later
         assertThat(outcome).isInstanceOfSatisfying(BatchOutcome.QuotaExceeded.class,
@@ -339,7 +356,7 @@ class BatchServiceTest {
     @Test
     void create_shouldAnswerQuotaExceededNamingTheLineCap_whileTheCallersBatchesHoldIt() {
         // given: a caller capped at 6 lines of unfinished batches, whose running batch was counted with 6 lines
-        Owner capped = new CallerIdentity.Jwt("https://idp.example.com", "six-lines-" + UUID.randomUUID()).owner();
+        Owner capped = callerOwner("six-lines-" + UUID.randomUUID());
         OwnerQuotas quotas = new OwnerQuotas(new S3QuotaLedgers(s3, aws.bucket()), CLOCK, Duration.ofSeconds(10));
         BatchLinesQuota lines = new BatchLinesQuota(quotas, new OwnerQuotas.Limit(6, Duration.ofDays(15), 8,
                 Duration.ofSeconds(30)), store);
@@ -402,21 +419,21 @@ class BatchServiceTest {
                 });
         assertThat(errors.jsonl().lines().map(l -> JobJson.read(l, JsonNode.class))).singleElement()
                 .satisfies(l -> assertThat(l.at("/error/code").asText()).isEqualTo(LineError.INVALID_URL));
-        assertThat(pages.page(state.id(), OWNER, BatchLayout.File.OUTPUT, "2")).isInstanceOfSatisfying(
+        assertThat(pages.page(state.id(), CALLER, BatchLayout.File.OUTPUT, "2")).isInstanceOfSatisfying(
                 BatchOutcome.Rejected.class, r -> assertThat(r.errors()).extracting(FieldError::field)
                         .containsExactly("page"));
-        assertThat(pages.page(state.id(), OWNER, BatchLayout.File.OUTPUT, "x"))
+        assertThat(pages.page(state.id(), CALLER, BatchLayout.File.OUTPUT, "x"))
                 .isInstanceOf(BatchOutcome.Rejected.class);
-        assertThat(pages.page(state.id(), new CallerIdentity.Jwt("https://idp.example.com", "nosy").owner(),
+        assertThat(pages.page(state.id(), CallerOwners.only(callerOwner("nosy")),
                 BatchLayout.File.OUTPUT, null)).isEqualTo(new BatchOutcome.NotFound(state.id()));
     }
 
     private BatchOutcome.FilePage page(BatchState state, BatchLayout.File file, String page) {
-        return (BatchOutcome.FilePage) pages.page(state.id(), OWNER, file, page);
+        return (BatchOutcome.FilePage) pages.page(state.id(), CALLER, file, page);
     }
 
     private String conflict(BatchState batch) {
-        return ((BatchOutcome.Conflict) retries.retry(batch.id(), OWNER)).error().code();
+        return ((BatchOutcome.Conflict) retries.retry(batch.id(), CALLER)).error().code();
     }
 
     /** An ended (cancelled) batch of one chunk whose ended record has {@code counts}; its input kept or gone. */
@@ -468,7 +485,7 @@ class BatchServiceTest {
     @Test
     void upload_shouldAnswerTooManyUntilTheNextHour_whenTheCallerHadItsHourlyUploadUrls() {
         // given: a limit of 2 upload URLs per hour, for a caller of its own
-        Owner caller = new CallerIdentity.Jwt("https://idp.example.com", "uploader-" + UUID.randomUUID()).owner();
+        Owner caller = callerOwner("uploader-" + UUID.randomUUID());
         Instant at = Instant.parse("2026-12-01T10:40:00Z");
         BatchService limited = uploadsLimitedTo(2, Clock.fixed(at, ZoneOffset.UTC));
         granted(limited.upload(caller, "{\"bytes\":10}"));
@@ -539,5 +556,10 @@ class BatchServiceTest {
             }
             batch.forEach(m -> tasks.add(BatchTask.read(m.body())));
         }
+    }
+
+    /** A JWT caller's owner (unkeyed: the services here take owners as given). */
+    private static Owner callerOwner(String subject) {
+        return OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", subject));
     }
 }

@@ -23,6 +23,7 @@ import io.gpupipe.model.batch.BatchRequest;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.ChunkPlan;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -99,9 +100,10 @@ class BatchesApiTest extends LocalAwsProbeSetup {
     @Test
     void filePages_shouldLinkEachPageToTheNext_whileMoreFollow() {
         // given: a running batch of the API's anonymous caller, planned into two chunks, none submitted yet
+        Owner anonymous = aws.ownerIds().of(CallerIdentity.ANONYMOUS);
         BatchState running = BatchState.created(BatchIds.newBatchId(UUID.randomUUID()), new BatchRequest(
-                BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID()), BatchEndpoint.COMPLETIONS,
-                "24h", null, null), CallerIdentity.ANONYMOUS.owner(), Instant.now()).planned(new BatchPlan(2,
+                BatchLayout.inputKey(anonymous, UUID.randomUUID()), BatchEndpoint.COMPLETIONS,
+                "24h", null, null), anonymous, Instant.now()).planned(new BatchPlan(2,
                 List.of(new ChunkPlan(0, 1, 0, 10, 1, List.of()), new ChunkPlan(1, 2, 10, 20, 1, List.of()))),
                 Instant.now());
         new S3BatchStore(probe.s3, null, aws.bucket()).create(running).orElseThrow();

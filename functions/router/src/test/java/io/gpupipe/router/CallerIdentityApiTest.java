@@ -9,6 +9,8 @@ import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
@@ -48,10 +50,29 @@ class CallerIdentityApiTest extends LocalAwsProbeSetup {
         assertThat(seen.path("statusCode").asInt()).as(seen.toString()).isEqualTo(200);
         assertThat(bodyOf(seen).path("requestId").asText()).isEqualTo(id);
         assertThat(retried.path("statusCode").asInt()).as(retried.toString()).isEqualTo(200);
-        String stored = JobIds.stored(new CallerIdentity.IamRole("aws", "123456789012", "inference-client").owner(),
-                id);
+        Owner role = aws.ownerIds().of(new CallerIdentity.IamRole("aws", "123456789012", "inference-client"));
+        String stored = JobIds.stored(role, id);
         assertThat(probe.drainTierQueues()).isNotEmpty().extracting(m -> LocalAwsProbe.job(m).requestId())
                 .containsOnly(stored);
+    }
+
+    @Test
+    void ownerIds_shouldBeKeyedWithTheDeploymentKey_soAnArnAloneComputesNoneOfACallersIds() throws IOException {
+        // given: what anyone who knows the role's ARN computes: the digest of its identity, and stored ids from it
+        CallerIdentity role = new CallerIdentity.IamRole("aws", "123456789012", "inference-client");
+        Owner computable = OwnerIds.UNKEYED.of(role);
+        String id = UUID.randomUUID().toString();
+
+        // when: a session of the role submits a job
+        JsonNode submitted = invoke(asIam(submit("{\"requestId\":\"" + id + "\"," + STAYS_QUEUED + "}"),
+                ROLE_ARN + "ecs-task-1"));
+
+        // then: the job is the role's under its keyed owner id, and nothing is stored under the computable one
+        assertThat(submitted.path("statusCode").asInt()).as(submitted.toString()).isEqualTo(202);
+        Owner keyed = aws.ownerIds().of(role);
+        assertThat(probe.marker(JobIds.stored(keyed, id))).hasValueSatisfying(marker -> assertThat(marker.owner())
+                .isEqualTo(keyed.value()).isNotEqualTo(computable.value()));
+        assertThat(probe.marker(JobIds.stored(computable, id))).isEmpty();
     }
 
     @Test

@@ -22,7 +22,9 @@ import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.testsupport.CallCounter;
@@ -62,8 +64,9 @@ class CallerJobLimitTest {
     private static S3Client s3;
     private static SqsClient sqs;
 
-    private final Owner owner = new CallerIdentity.Jwt("https://idp.example.com", UUID.randomUUID().toString())
-            .owner();
+    private final Owner owner = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+            UUID.randomUUID().toString()));
+    private final CallerOwners caller = CallerOwners.only(owner);
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-04T10:00:00Z"));
     private S3JobStore store;
 
@@ -104,7 +107,7 @@ class CallerJobLimitTest {
         // when
         try {
             for (int i = 0; i < 256; i++) {
-                submitted.add(submitters.submit(() -> service.submit("{\"prompt\":\"Hi\"}", owner)));
+                submitted.add(submitters.submit(() -> service.submit("{\"prompt\":\"Hi\"}", caller)));
             }
             List<SubmitOutcome> outcomes = new ArrayList<>();
             for (Future<SubmitOutcome> outcome : submitted) {
@@ -141,7 +144,7 @@ class CallerJobLimitTest {
         int admitted = 0;
         int minutes = 0;
         while (admitted < 50 && minutes <= round) {
-            SubmitOutcome outcome = service.submit("{\"prompt\":\"Hi\"}", owner);
+            SubmitOutcome outcome = service.submit("{\"prompt\":\"Hi\"}", caller);
             if (outcome instanceof SubmitOutcome.Accepted) {
                 admitted++;
             } else {
@@ -154,7 +157,7 @@ class CallerJobLimitTest {
         // then: all 50 slots of ended jobs were found within one round of re-checks; the queued ones still count
         assertThat(admitted).isEqualTo(50);
         assertThat(minutes).isLessThanOrEqualTo(round);
-        assertThat(service.submit("{\"prompt\":\"Hi\"}", owner)).isInstanceOf(SubmitOutcome.QuotaExceeded.class);
+        assertThat(service.submit("{\"prompt\":\"Hi\"}", caller)).isInstanceOf(SubmitOutcome.QuotaExceeded.class);
         assertThat(probe.drainTierQueues()).hasSize(150);
     }
 
@@ -165,12 +168,12 @@ class CallerJobLimitTest {
         CALLS.reset();
 
         // when: one job is accepted
-        SubmitOutcome accepted = service.submit("{\"prompt\":\"Hi\"}", owner);
+        SubmitOutcome accepted = service.submit("{\"prompt\":\"Hi\"}", caller);
         Map<String, Long> acceptedCalls = CALLS.calls();
         // and, once this router instance re-checked the caller's slots this minute, the next one is refused
-        assertThat(service.submit("{\"prompt\":\"Hi\"}", owner)).isInstanceOf(SubmitOutcome.QuotaExceeded.class);
+        assertThat(service.submit("{\"prompt\":\"Hi\"}", caller)).isInstanceOf(SubmitOutcome.QuotaExceeded.class);
         CALLS.reset();
-        SubmitOutcome refused = service.submit("{\"prompt\":\"Hi\"}", owner);
+        SubmitOutcome refused = service.submit("{\"prompt\":\"Hi\"}", caller);
         Map<String, Long> refusedCalls = CALLS.calls();
 
         // then: accepted = the slot, the marker, the message; refused = the slot tried, the slots listed
@@ -189,26 +192,26 @@ class CallerJobLimitTest {
         // given: a limit of 2; one job accepted, then resubmitted
         JobService service = service(2, queue());
         String id = UUID.randomUUID().toString();
-        assertThat(service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", owner))
+        assertThat(service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", caller))
                 .isInstanceOf(SubmitOutcome.Accepted.class);
         clock.advance(Duration.ofSeconds(1));
-        assertThat(service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", owner))
+        assertThat(service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", caller))
                 .isInstanceOf(SubmitOutcome.Duplicate.class);
 
         // when: a job whose send fails (the queue unreachable) is taken back
-        SubmitOutcome unqueued = service(2, unreachableQueue()).submit("{\"prompt\":\"Hi\"}", owner);
+        SubmitOutcome unqueued = service(2, unreachableQueue()).submit("{\"prompt\":\"Hi\"}", caller);
 
         // then: one slot held (the resubmitted job's), so one more is admitted and the next refused
         assertThat(unqueued).isInstanceOf(SubmitOutcome.Unavailable.class);
         assertThat(slotKeys()).hasSize(1);
-        assertThat(service.submit("{\"prompt\":\"Hi\"}", owner)).isInstanceOf(SubmitOutcome.Accepted.class);
-        assertThat(service.submit("{\"prompt\":\"Hi\"}", owner)).isInstanceOf(SubmitOutcome.QuotaExceeded.class);
+        assertThat(service.submit("{\"prompt\":\"Hi\"}", caller)).isInstanceOf(SubmitOutcome.Accepted.class);
+        assertThat(service.submit("{\"prompt\":\"Hi\"}", caller)).isInstanceOf(SubmitOutcome.QuotaExceeded.class);
     }
 
     private List<InferenceJob> accept(JobService service, int jobs) {
         List<InferenceJob> accepted = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            SubmitOutcome outcome = service.submit("{\"prompt\":\"Hi\"}", owner);
+            SubmitOutcome outcome = service.submit("{\"prompt\":\"Hi\"}", caller);
             assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
             accepted.add(((SubmitOutcome.Accepted) outcome).job());
         }

@@ -27,7 +27,7 @@ class CancelJobTest extends LocalAwsProbeSetup {
     void cancel_shouldRewriteMarkerAsCancelledAndAnswer202_whenJobIsQueued() {
         // given
         String id = submit();
-        Instant submittedAt = probe.marker(LocalAwsProbe.stored(id)).orElseThrow().submittedAt();
+        Instant submittedAt = probe.marker(probe.stored(id)).orElseThrow().submittedAt();
 
         // when
         given().delete("/v1/jobs/" + id)
@@ -35,7 +35,7 @@ class CancelJobTest extends LocalAwsProbeSetup {
                 .body("requestId", equalTo(id)).body("status", equalTo("cancelled")).body("tier", equalTo("small"));
 
         // then
-        JobState marker = probe.marker(LocalAwsProbe.stored(id)).orElseThrow();
+        JobState marker = probe.marker(probe.stored(id)).orElseThrow();
         assertThat(marker.status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(marker.submittedAt()).isEqualTo(submittedAt);
         assertThat(marker.updatedAt()).isAfterOrEqualTo(submittedAt);
@@ -47,20 +47,20 @@ class CancelJobTest extends LocalAwsProbeSetup {
         // given
         String id = submit();
         given().delete("/v1/jobs/" + id).then().statusCode(202);
-        String cancelled = probe.object(JobLayout.markerKey(LocalAwsProbe.stored(id))).orElseThrow();
+        String cancelled = probe.object(JobLayout.markerKey(probe.stored(id))).orElseThrow();
 
         // when, then
         given().delete("/v1/jobs/" + id.toUpperCase())
                 .then().statusCode(200).body("requestId", equalTo(id)).body("status", equalTo("cancelled"));
-        assertThat(probe.object(JobLayout.markerKey(LocalAwsProbe.stored(id)))).contains(cancelled);
+        assertThat(probe.object(JobLayout.markerKey(probe.stored(id)))).contains(cancelled);
     }
 
     @Test
     void cancel_shouldAnswer409AndKeepMarker_whenJobIsRunning() {
         // given a worker has started the job
         String id = submit();
-        JobState running = probe.marker(LocalAwsProbe.stored(id)).orElseThrow().running("arn:aws:ecs:us-east-1:1:task/c/t", Instant.now());
-        probe.put(JobLayout.markerKey(LocalAwsProbe.stored(id)), JobJson.write(running));
+        JobState running = probe.marker(probe.stored(id)).orElseThrow().running("arn:aws:ecs:us-east-1:1:task/c/t", Instant.now());
+        probe.put(JobLayout.markerKey(probe.stored(id)), JobJson.write(running));
 
         // when
         given().delete("/v1/jobs/" + id)
@@ -69,7 +69,7 @@ class CancelJobTest extends LocalAwsProbeSetup {
                 .body("errors[0].code", equalTo(ApiErrorCodes.NOT_CANCELLABLE));
 
         // then
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test
@@ -77,15 +77,15 @@ class CancelJobTest extends LocalAwsProbeSetup {
         // given a result written without the marker having moved on
         String id = submit();
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"generate\",\"prompt\":\"Hi\"}",
-                InferenceJob.class).submittedBy(CallerIdentity.ANONYMOUS.owner());
-        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.failed(job,
+                InferenceJob.class).submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
+        probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.failed(job,
                 JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 3, 1L, 1L), Instant.now())));
 
         // when, then
         given().delete("/v1/jobs/" + id).then().statusCode(409).body("errors[0].message",
                 equalTo("job " + id + " is failed and can no longer be cancelled"));
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
     }
 
     @Test

@@ -46,7 +46,7 @@ class EnqueueFailureTest extends LocalAwsProbeSetup {
                 .body("errors[0].code", equalTo(ApiErrorCodes.INTERNAL_ERROR));
 
         // then: no marker lies about the job, nothing was enqueued, and the job is unknown
-        assertThat(probe.object(JobLayout.markerKey(LocalAwsProbe.stored(id)))).isEmpty();
+        assertThat(probe.object(JobLayout.markerKey(probe.stored(id)))).isEmpty();
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
         given().get("/v1/jobs/" + id).then().statusCode(404);
     }
@@ -60,7 +60,7 @@ class EnqueueFailureTest extends LocalAwsProbeSetup {
 
         // when, then
         given().contentType("application/json").body(body).post("/infer").then().statusCode(500);
-        assertThat(probe.object(JobLayout.markerKey(LocalAwsProbe.stored(id)))).isEmpty();
+        assertThat(probe.object(JobLayout.markerKey(probe.stored(id)))).isEmpty();
     }
 
     @Test
@@ -76,6 +76,6 @@ class EnqueueFailureTest extends LocalAwsProbeSetup {
         // then
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).visibleRequestId())
                 .containsExactly(id);
-        assertThat(probe.marker(LocalAwsProbe.stored(id))).isPresent();
+        assertThat(probe.marker(probe.stored(id))).isPresent();
     }
 }

@@ -39,7 +39,7 @@ class FaultHookTest extends LocalAwsProbeSetup {
                 .then().statusCode(500).body("errors[0].field", equalTo("service"));
 
         // then: exactly the state a Lambda dying there leaves behind
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
     }
 }

@@ -28,9 +28,12 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.embedding.EmbeddingResponse;
 import io.gpupipe.model.embedding.EncodingFormat;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.RoutingPolicy;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.router.exception.InjectedFaultException;
 import io.gpupipe.router.internal.FaultInjection;
 import io.gpupipe.router.internal.RoutingMetrics;
@@ -58,7 +61,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** JobService without Quarkus, over the real S3/SQS adapters and local endpoints. */
 class JobServiceTest {
-    private static final Owner OWNER = new CallerIdentity.Jwt("https://idp.example.com", "job-service-test").owner();
+    private static final Owner OWNER = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
+            "job-service-test"));
+    private static final CallerOwners CALLER = CallerOwners.only(OWNER);
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     /** A resubmission arrives later: its marker differs from the first one's (submittedAt to the nanosecond). */
@@ -97,7 +102,7 @@ class JobServiceTest {
     @Test
     void submit_shouldStampSubmittedAtFromTheClock_whenJobIsAccepted() {
         // when
-        SubmitOutcome outcome = service(store, line -> { }).submit("{\"prompt\":\"Hi\"}", OWNER);
+        SubmitOutcome outcome = service(store, line -> { }).submit("{\"prompt\":\"Hi\"}", CALLER);
 
         // then
         String id = ((SubmitOutcome.Accepted) outcome).job().visibleRequestId();
@@ -109,11 +114,42 @@ class JobServiceTest {
     }
 
     @Test
+    void earlierOwnerId_shouldStillReadCancelAndAnswerAResubmission_ofAJobSubmittedUnderIt() {
+        // given: a caller's job submitted before the upgrade to keyed owner ids (under its unkeyed id), still queued
+        CallerIdentity caller = new CallerIdentity.Jwt("https://idp.example.com", "upgraded-" + UUID.randomUUID());
+        Owner before = OwnerIds.UNKEYED.of(caller);
+        Owner keyed = DeploymentKey.of(DeploymentKey.generateText()).ownerIds().of(caller);
+        String id = UUID.randomUUID().toString();
+        String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Before the upgrade\"}";
+        JobService service = service(store, line -> { });
+        assertThat(service.submit(body, CallerOwners.only(before))).isInstanceOf(SubmitOutcome.Accepted.class);
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).hasSize(1);
+        CallerOwners honoured = new CallerOwners(keyed, List.of(before));
+
+        // when
+        StatusOutcome seen = service.status(id, honoured);
+        SubmitOutcome resubmitted = service.submit(body, honoured);
+        StatusOutcome unseen = service.status(id, CallerOwners.only(keyed));
+
+        // then: the caller's one job, not a second one under the keyed id
+        assertThat(seen).isInstanceOfSatisfying(StatusOutcome.Found.class,
+                found -> assertThat(found.view().requestId()).isEqualTo(id));
+        assertThat(resubmitted).isInstanceOfSatisfying(SubmitOutcome.Duplicate.class,
+                duplicate -> assertThat(duplicate.view().requestId()).isEqualTo(id));
+        assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).as("messages of a second job").isEmpty();
+        assertThat(probe.marker(JobIds.stored(keyed, id))).isEmpty();
+        // and a deployment that no longer honours the earlier id does not know the job
+        assertThat(unseen).isEqualTo(new StatusOutcome.NotFound(id));
+        assertThat(service.cancel(id, CallerOwners.only(keyed))).isEqualTo(new CancelOutcome.NotFound(id));
+        assertThat(service.cancel(id, honoured)).isInstanceOf(CancelOutcome.Cancelled.class);
+    }
+
+    @Test
     void submit_shouldStillAcceptTheJob_whenPublishingTheMetricFails() {
         // when
         SubmitOutcome outcome = service(store, line -> {
             throw new IllegalStateException("metrics pipe broken");
-        }).submit("{\"prompt\":\"Hi\"}", OWNER);
+        }).submit("{\"prompt\":\"Hi\"}", CALLER);
 
         // then
         assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
@@ -124,11 +160,11 @@ class JobServiceTest {
     void cancel_shouldReportNotCancellable_whenWorkerStartsTheJobBetweenReadAndWrite() {
         // given a worker that marks the job running just before our conditional write reaches S3
         JobService service = service(new WorkerRacingStore(store), line -> { });
-        String id = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Race me\"}", OWNER)).job()
+        String id = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Race me\"}", CALLER)).job()
                 .visibleRequestId();
 
         // when
-        CancelOutcome outcome = service.cancel(id, OWNER);
+        CancelOutcome outcome = service.cancel(id, CALLER);
 
         // then
         assertThat(outcome).isInstanceOf(CancelOutcome.NotCancellable.class);
@@ -140,13 +176,13 @@ class JobServiceTest {
     void status_shouldPresignResultButNoAudio_whenGenerateJobSucceeded() {
         // given
         JobService service = service(store, line -> { });
-        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}", OWNER)).job();
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}", CALLER)).job();
         probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
 
         // when
-        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId().toUpperCase(), OWNER);
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId().toUpperCase(), CALLER);
 
         // then
         assertThat(found.view().status()).isEqualTo(JobStatus.SUCCEEDED);
@@ -163,7 +199,7 @@ class JobServiceTest {
         // given: a finished embedding job whose worker wrote its vectors to their own object
         JobService service = service(store, line -> { });
         InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"task\":\"embed\",\"input\":\"Hi\"}",
-                OWNER)).job();
+                CALLER)).job();
         EmbeddingResponse vectors = EmbeddingResponse.of(List.of(new float[] {0.6f, 0.8f}), EncodingFormat.FLOAT,
                 "m", 1);
         String vectorsKey = JobLayout.embeddingsKey(job.requestId());
@@ -173,7 +209,7 @@ class JobServiceTest {
                 new JobResult.Provenance(Tier.of("embed"), "m", "1", "t", 1, 1L, 1L), NOW)));
 
         // when
-        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), OWNER);
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), CALLER);
 
         // then: a presigned link and an S3 URI of the vectors, beside the result's
         assertThat(found.links().embeddings()).isNotNull();
@@ -188,14 +224,14 @@ class JobServiceTest {
         // given
         JobService service = service(store, line -> { });
         InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"task\":\"embed\",\"input\":\"Hi\"}",
-                OWNER)).job();
+                CALLER)).job();
         EmbeddingResponse vectors = EmbeddingResponse.of(List.of(new float[] {1f}), EncodingFormat.FLOAT, "m", 1);
         probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.embeddings(vectors), new JobResult.Provenance(Tier.of("embed"), "m", "1", "t", 1,
                         1L, 1L), NOW)));
 
         // when
-        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), OWNER);
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), CALLER);
 
         // then
         assertThat(found.links().embeddings()).isNull();
@@ -208,14 +244,14 @@ class JobServiceTest {
         // given: a speech result naming another job's WAV (a result written by anything but our worker)
         JobService service = service(store, line -> { });
         InferenceJob job = ((SubmitOutcome.Accepted) service.submit(
-                "{\"task\":\"speech\",\"prompt\":\"Hello\",\"voice\":\"kevin16\"}", OWNER)).job();
+                "{\"task\":\"speech\",\"prompt\":\"Hello\",\"voice\":\"kevin16\"}", CALLER)).job();
         String planted = JobLayout.audioKey(UUID.randomUUID().toString());
         probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.audio(planted, "wav", 16_000, 1_000),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
 
         // when
-        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), OWNER);
+        StatusOutcome.Found found = (StatusOutcome.Found) service.status(job.visibleRequestId(), CALLER);
 
         // then: the links name the job's own audio key, never the one the result names
         String own = JobLayout.audioKey(job.requestId());
@@ -227,15 +263,15 @@ class JobServiceTest {
     void status_shouldGiveTheResultsS3LocationOnlyToTheJobsOwner_whenAnotherCallerAsksForTheSameId() {
         // given: a finished job of OWNER, stored under the id derived from OWNER and the client's requestId
         JobService service = service(store, line -> { });
-        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}", OWNER)).job();
+        InferenceJob job = ((SubmitOutcome.Accepted) service.submit("{\"prompt\":\"Hi\"}", CALLER)).job();
         probe.put(JobLayout.resultKey(job.requestId()), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), NOW)));
-        Owner other = new CallerIdentity.Jwt("https://idp.example.com", "someone-else").owner();
+        Owner other = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "someone-else"));
 
         // when
-        StatusOutcome owners = service.status(job.visibleRequestId(), OWNER);
-        StatusOutcome others = service.status(job.visibleRequestId(), other);
+        StatusOutcome owners = service.status(job.visibleRequestId(), CALLER);
+        StatusOutcome others = service.status(job.visibleRequestId(), CallerOwners.only(other));
 
         // then: the location names the stored id, not the requestId the client chose, and the object is there
         String location = ((StatusOutcome.Found) owners).links().resultLocation();
@@ -252,7 +288,7 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
 
         // when
-        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER);
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", CALLER);
 
         // then
         assertThat(outcome).isEqualTo(new SubmitOutcome.Unavailable(id,
@@ -268,7 +304,7 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
 
         // when, then
-        assertThatThrownBy(() -> service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER))
+        assertThatThrownBy(() -> service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", CALLER))
                 .isInstanceOf(QueueRejectedMessageException.class).hasMessageContaining(stored(id));
         assertThat(probe.marker(stored(id))).isEmpty();
     }
@@ -279,12 +315,12 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         SubmitOutcome first = service(new UndeletableStore(store), unreachableQueue(), FaultInjection.none())
-                .submit(body, OWNER);
+                .submit(body, CALLER);
         assertThat(first).isInstanceOf(SubmitOutcome.Unavailable.class);
         assertThat(probe.marker(stored(id)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
 
         // when: the client retries once SQS is back
-        SubmitOutcome retry = later().submit(body, OWNER);
+        SubmitOutcome retry = later().submit(body, CALLER);
 
         // then: answered with the job's status, and really on the queue
         assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
@@ -300,12 +336,12 @@ class JobServiceTest {
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         FaultInjection alwaysDie = new FaultInjection(1.0, () -> 0.5);
         JobService dying = service(store, queue(aws.queueUrl(LocalAws.DEFAULT_TEXT_QUEUE)), alwaysDie);
-        assertThatThrownBy(() -> dying.submit(body, OWNER)).isInstanceOf(InjectedFaultException.class);
+        assertThatThrownBy(() -> dying.submit(body, CALLER)).isInstanceOf(InjectedFaultException.class);
         assertThat(probe.marker(stored(id))).isPresent();
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
 
         // when
-        SubmitOutcome retry = later().submit(body, OWNER);
+        SubmitOutcome retry = later().submit(body, CALLER);
 
         // then
         assertThat(retry).isInstanceOf(SubmitOutcome.Duplicate.class);
@@ -321,12 +357,12 @@ class JobServiceTest {
         JobService b = later();
         AtomicReference<SubmitOutcome> answerToB = new AtomicReference<>();
         JobQueue failsAfterB = (job, tier) -> {
-            answerToB.set(b.submit(body, OWNER));
+            answerToB.set(b.submit(body, CALLER));
             throw new QueueUnavailableException("SQS went away", null);
         };
 
         // when
-        SubmitOutcome answerToA = service(store, failsAfterB, FaultInjection.none()).submit(body, OWNER);
+        SubmitOutcome answerToA = service(store, failsAfterB, FaultInjection.none()).submit(body, CALLER);
 
         // then: A was refused; B was told queued, and that is true: the marker stayed and the job is queued
         assertThat(answerToA).isInstanceOf(SubmitOutcome.Unavailable.class);
@@ -343,13 +379,13 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         JobService service = service(store, line -> { });
-        service.submit(body, OWNER);
+        service.submit(body, CALLER);
         probe.purgeTierQueues();
         JobStore.StoredMarker queued = store.readMarker(stored(id)).orElseThrow();
         store.replaceMarker(queued.state().running("task", NOW), queued.eTag());
 
         // when
-        SubmitOutcome outcome = service.submit(body, OWNER);
+        SubmitOutcome outcome = service.submit(body, CALLER);
 
         // then
         assertThat(((SubmitOutcome.Duplicate) outcome).view().status()).isEqualTo(JobStatus.RUNNING);
@@ -363,7 +399,7 @@ class JobServiceTest {
         String id = UUID.randomUUID().toString();
 
         // when
-        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", OWNER);
+        SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}", CALLER);
 
         // then
         assertThat(outcome).isInstanceOf(SubmitOutcome.Accepted.class);
@@ -376,12 +412,12 @@ class JobServiceTest {
         // given
         String id = UUID.randomUUID().toString();
         JobService service = service(store, line -> { });
-        service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"First\"}", OWNER);
+        service.submit("{\"requestId\":\"" + id + "\",\"prompt\":\"First\"}", CALLER);
         probe.purgeTierQueues();
 
         // when: same clock instant, so only the content (tier) tells the markers apart
         SubmitOutcome outcome = service.submit("{\"requestId\":\"" + id
-                + "\",\"prompt\":\"Second\",\"route\":\"large\"}", OWNER);
+                + "\",\"prompt\":\"Second\",\"route\":\"large\"}", CALLER);
 
         // then: the first request's status; the second request is not the queued job, so nothing is enqueued
         assertThat(outcome).isInstanceOf(SubmitOutcome.Duplicate.class);

@@ -56,7 +56,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
                 JobResult.Usage.of(17, 8), "stop"), new JobResult.Provenance(Tier.of("small"), "mistral-7b", "v0.2",
                 "arn:aws:ecs:us-east-1:123456789012:task/c/t", 1, 40L, 4956L), Instant.now());
         String stored = JobJson.write(result);
-        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), stored);
+        probe.put(JobLayout.resultKey(probe.stored(id)), stored);
 
         // when
         JsonPath body = given().get("/v1/jobs/" + id)
@@ -78,7 +78,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
         assertThat(fetched.body()).isEqualTo(stored);
         // and the S3 URI names the same object in the bucket, under the stored id (not the client's requestId)
         assertThat(body.getString("resultLocation")).isEqualTo("s3://" + aws.bucket() + "/"
-                + JobLayout.resultKey(LocalAwsProbe.stored(id))).doesNotContain(id);
+                + JobLayout.resultKey(probe.stored(id))).doesNotContain(id);
         assertThat(probe.object(objectKey(body.getString("resultLocation")))).contains(stored);
     }
 
@@ -87,22 +87,22 @@ class JobStatusTest extends LocalAwsProbeSetup {
         // given
         String id = submit("{\"task\":\"speech\",\"prompt\":\"Hello there\"}");
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Hello\"}",
-                InferenceJob.class).submittedBy(CallerIdentity.ANONYMOUS.owner());
+                InferenceJob.class).submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
         byte[] wav = {'R', 'I', 'F', 'F', 1, 2, 3, 4};
-        probe.put(JobLayout.audioKey(LocalAwsProbe.stored(id)), wav);
-        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.succeeded(job,
-                JobResult.Output.audio(JobLayout.audioKey(LocalAwsProbe.stored(id)), "wav", 16000, 900),
+        probe.put(JobLayout.audioKey(probe.stored(id)), wav);
+        probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.succeeded(job,
+                JobResult.Output.audio(JobLayout.audioKey(probe.stored(id)), "wav", 16000, 900),
                 new JobResult.Provenance(Tier.of("small"), "freetts", "1.2.2", null, 1, 5L, 20L), Instant.now())));
 
         // when
         String audioUrl = given().get("/v1/jobs/" + id)
                 .then().statusCode(200).body("status", equalTo("succeeded"))
-                .body("result.result.audioKey", equalTo(JobLayout.audioKey(LocalAwsProbe.stored(id))))
+                .body("result.result.audioKey", equalTo(JobLayout.audioKey(probe.stored(id))))
                 .body("resultUrl", notNullValue())
                 .body("resultLocation", equalTo("s3://" + aws.bucket() + "/"
-                        + JobLayout.resultKey(LocalAwsProbe.stored(id))))
+                        + JobLayout.resultKey(probe.stored(id))))
                 .body("audioLocation", equalTo("s3://" + aws.bucket() + "/"
-                        + JobLayout.audioKey(LocalAwsProbe.stored(id))))
+                        + JobLayout.audioKey(probe.stored(id))))
                 .extract().path("audioUrl");
 
         // then
@@ -117,8 +117,8 @@ class JobStatusTest extends LocalAwsProbeSetup {
         // given
         String id = submit("{\"task\":\"speech\",\"prompt\":\"Hello\"}");
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Hello\"}",
-                InferenceJob.class).submittedBy(CallerIdentity.ANONYMOUS.owner());
-        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.failed(job,
+                InferenceJob.class).submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
+        probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.failed(job,
                 JobResult.JobError.of(ErrorCodes.EXPIRED, "not started within ttlSeconds"), null, Instant.now())));
 
         // when, then
@@ -127,7 +127,7 @@ class JobStatusTest extends LocalAwsProbeSetup {
                 .body("result.error.code", equalTo(ErrorCodes.EXPIRED))
                 .body("resultUrl", notNullValue()).body("audioUrl", nullValue())
                 .body("resultLocation", equalTo("s3://" + aws.bucket() + "/"
-                        + JobLayout.resultKey(LocalAwsProbe.stored(id))))
+                        + JobLayout.resultKey(probe.stored(id))))
                 .body("audioLocation", nullValue());
     }
 

@@ -53,7 +53,7 @@ class LambdaEventTest extends LocalAwsProbeSetup {
         // when, then: cancel
         JsonNode cancelled = invokeHttp(event("delete-job.json").toString());
         assertThat(cancelled.get("statusCode").asInt()).isEqualTo(202);
-        assertThat(probe.marker(LocalAwsProbe.stored(JOB_ID)).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(probe.marker(probe.stored(JOB_ID)).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     @Test

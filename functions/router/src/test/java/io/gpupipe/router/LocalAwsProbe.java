@@ -6,10 +6,10 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobState;
-import io.gpupipe.model.owner.CallerIdentity;
-import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobIds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -102,8 +102,8 @@ public final class LocalAwsProbe implements AutoCloseable {
      * Where the job the mock event server's caller (no authorizer context: the one anonymous caller of
      * {@code gpupipe.router.auth=none}) submitted as {@code clientId} is stored.
      */
-    static String stored(String clientId) {
-        return JobIds.stored(CallerIdentity.ANONYMOUS.owner(), clientId);
+    String stored(String clientId) {
+        return JobIds.stored(aws.ownerIds().of(CallerIdentity.ANONYMOUS), clientId);
     }
 
     Optional<JobState> marker(String requestId) {

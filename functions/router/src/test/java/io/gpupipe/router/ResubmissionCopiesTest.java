@@ -37,6 +37,6 @@ class ResubmissionCopiesTest extends LocalAwsProbeSetup {
         long messages = probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).stream()
                 .filter(m -> LocalAwsProbe.job(m).visibleRequestId().equals(id)).count();
         assertThat(messages).isBetween(1L, 2L);
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().resentAt()).isNotNull();
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().resentAt()).isNotNull();
     }
 }

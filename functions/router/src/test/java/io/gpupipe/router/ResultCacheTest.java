@@ -1,7 +1,6 @@
 package io.gpupipe.router;
 
 import static io.restassured.RestAssured.given;
-import static io.gpupipe.router.LocalAwsProbe.stored;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAwsTestResource;
@@ -64,14 +63,14 @@ class ResultCacheTest extends LocalAwsProbeSetup {
             assertThat(json.getBoolean("result.cached")).isTrue();
             assertThat(json.getString("result.cachedFrom")).isEqualTo(source);
             assertThat(json.getString("result.result.text")).isEqualTo("Once upon a time");
-            assertThat(json.getString("resultUrl")).contains(JobLayout.resultKey(stored(answer[0])));
+            assertThat(json.getString("resultUrl")).contains(JobLayout.resultKey(probe.stored(answer[0])));
             JobResult stored = storedResult(answer[0]);
             assertThat(stored.isCached()).isTrue();
             assertThat(stored.cachedFrom()).isEqualTo(source);
             assertThat(stored.modelVersion()).isEqualTo(smallVersion);
         }
         assertThat(storedResult(second).callbackUrl()).isEqualTo("https://hooks.example.com/x");
-        assertThat(probe.marker(stored(first)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(probe.marker(probe.stored(first)).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
     }
 
     @Test
@@ -81,12 +80,12 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         storeTextEntry(smallVersion, body, "first answer");
         String id = UUID.randomUUID().toString();
         submit(id, body, 200);
-        String stored = probe.object(JobLayout.resultKey(stored(id))).orElseThrow();
+        String stored = probe.object(JobLayout.resultKey(probe.stored(id))).orElseThrow();
         // when: the same requestId again (the result is create-only and the marker exists)
         JsonPath again = submit(id, body, 200);
         // then
         assertThat(again.getBoolean("result.cached")).isTrue();
-        assertThat(probe.object(JobLayout.resultKey(stored(id)))).contains(stored);
+        assertThat(probe.object(JobLayout.resultKey(probe.stored(id)))).contains(stored);
         assertThat(probe.drainTierQueues()).isEmpty();
     }
 
@@ -100,7 +99,7 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         // then
         assertThat(answer.getString("status")).isEqualTo("queued");
         assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsOnly(id);
-        assertThat(probe.object(JobLayout.resultKey(stored(id)))).isEmpty();
+        assertThat(probe.object(JobLayout.resultKey(probe.stored(id)))).isEmpty();
     }
 
     @Test
@@ -151,7 +150,7 @@ class ResultCacheTest extends LocalAwsProbeSetup {
                 .contains("temperature 0.8 and no seed");
         assertThat(answer.getList("errors")).hasSize(1);
         assertThat(probe.drainTierQueues()).isEmpty();
-        assertThat(probe.marker(stored(id))).isEmpty();
+        assertThat(probe.marker(probe.stored(id))).isEmpty();
     }
 
     @Test
@@ -172,9 +171,9 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         // when
         JsonPath answer = submit(id, body, 200);
         // then
-        assertThat(answer.getString("result.result.audioKey")).isEqualTo(JobLayout.audioKey(stored(id)));
-        assertThat(answer.getString("audioUrl")).contains(JobLayout.audioKey(stored(id)));
-        assertThat(probe.s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(JobLayout.audioKey(stored(id))))
+        assertThat(answer.getString("result.result.audioKey")).isEqualTo(JobLayout.audioKey(probe.stored(id)));
+        assertThat(answer.getString("audioUrl")).contains(JobLayout.audioKey(probe.stored(id)));
+        assertThat(probe.s3.getObjectAsBytes(b -> b.bucket(aws.bucket()).key(JobLayout.audioKey(probe.stored(id))))
                 .asByteArray()).isEqualTo(wav);
         assertThat(probe.drainTierQueues()).isEmpty();
     }
@@ -192,7 +191,7 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         // when, then
         submit(id, body, 202);
         assertThat(probe.drainTierQueues()).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsOnly(id);
-        assertThat(probe.object(JobLayout.resultKey(stored(id)))).isEmpty();
+        assertThat(probe.object(JobLayout.resultKey(probe.stored(id)))).isEmpty();
     }
 
     private JsonPath submit(String id, String body, int status) {
@@ -212,13 +211,13 @@ class ResultCacheTest extends LocalAwsProbeSetup {
     }
 
     /** The job as the router stores it for the mock event server's (anonymous) caller: the cache is per owner. */
-    private static InferenceJob parse(String body) {
+    private InferenceJob parse(String body) {
         return ((JobRequestParser.Outcome.Valid) PARSER.parse(body, JobRequestParser.Source.API)).job()
-                .submittedBy(CallerIdentity.ANONYMOUS.owner());
+                .submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
     }
 
     private JobResult storedResult(String id) {
-        return JobJson.read(probe.object(JobLayout.resultKey(stored(id))).orElseThrow(), JobResult.class);
+        return JobJson.read(probe.object(JobLayout.resultKey(probe.stored(id))).orElseThrow(), JobResult.class);
     }
 
 }

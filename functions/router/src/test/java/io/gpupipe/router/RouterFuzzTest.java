@@ -13,7 +13,9 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobMessage;
 import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.router.internal.RoutingMetrics;
 import java.time.Clock;
@@ -99,7 +101,7 @@ class RouterFuzzTest {
 
     private static void submitAndCheck(String body) {
         int sendsBefore = SENDS.get();
-        SubmitOutcome outcome = service.submit(body, callerOf(body));
+        SubmitOutcome outcome = service.submit(body, CallerOwners.only(callerOf(body)));
         assertThat(outcome).isNotInstanceOf(SubmitOutcome.Unavailable.class);
         if (outcome instanceof SubmitOutcome.Rejected rejected) {
             REJECTED.incrementAndGet();
@@ -127,7 +129,7 @@ class RouterFuzzTest {
      * picked by the body, so the generator's repeated requestIds land in one owner's namespace and across owners.
      */
     private static Owner callerOf(String body) {
-        return CALLERS.get(Math.floorMod(body.hashCode(), CALLERS.size())).owner();
+        return OwnerIds.UNKEYED.of(CALLERS.get(Math.floorMod(body.hashCode(), CALLERS.size())));
     }
 
     /** The assertions both fuzz tests make. */

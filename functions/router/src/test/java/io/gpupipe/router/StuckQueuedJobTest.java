@@ -34,7 +34,7 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         // given: the marker an earlier invocation wrote before it died, and no message anywhere
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
-        probe.put(JobLayout.markerKey(LocalAwsProbe.stored(id)), JobJson.write(JobState.queued(job(body), Tier.of("small"), EARLIER)));
+        probe.put(JobLayout.markerKey(probe.stored(id)), JobJson.write(JobState.queued(job(body), Tier.of("small"), EARLIER)));
 
         // when
         given().contentType("application/json").body(body).post("/v1/jobs")
@@ -44,7 +44,7 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         InferenceJob sent = LocalAwsProbe.job(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE).get(0));
         assertThat(sent.visibleRequestId()).isEqualTo(id);
         assertThat(sent.submittedAt()).isEqualTo(EARLIER);
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().submittedAt()).isEqualTo(EARLIER);
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().submittedAt()).isEqualTo(EARLIER);
     }
 
     @Test
@@ -53,8 +53,8 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hi\"}";
         InferenceJob job = job(body);
-        probe.put(JobLayout.markerKey(LocalAwsProbe.stored(id)), JobJson.write(JobState.queued(job, Tier.of("small"), EARLIER)));
-        probe.put(JobLayout.resultKey(LocalAwsProbe.stored(id)), JobJson.write(JobResult.succeeded(job,
+        probe.put(JobLayout.markerKey(probe.stored(id)), JobJson.write(JobState.queued(job, Tier.of("small"), EARLIER)));
+        probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.succeeded(job,
                 JobResult.Output.text("Hello", JobResult.Usage.of(1, 1), "stop"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 1, 1L, 1L), EARLIER)));
 
@@ -67,9 +67,9 @@ class StuckQueuedJobTest extends LocalAwsProbeSetup {
         assertThat(probe.drain(LocalAws.ESCALATION_QUEUE)).isEmpty();
     }
 
-    private static InferenceJob job(String body) {
+    private InferenceJob job(String body) {
         JobRequestParser.Outcome parsed = new JobRequestParser().parse(body, JobRequestParser.Source.API);
         return ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(EARLIER)
-                .submittedBy(CallerIdentity.ANONYMOUS.owner());
+                .submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
     }
 }

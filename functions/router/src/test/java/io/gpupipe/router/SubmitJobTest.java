@@ -70,7 +70,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         // sealed with the deployment key over its exact body: the worker takes the caller's owner from it
         assertThat(probe.aws.messageSeal().verifies(small.get(0).body(),
                 small.get(0).messageAttributes().get(MessageAttributes.SEAL).stringValue())).isTrue();
-        JobState marker = probe.marker(LocalAwsProbe.stored(id)).orElseThrow();
+        JobState marker = probe.marker(probe.stored(id)).orElseThrow();
         assertThat(marker.status()).isEqualTo(JobStatus.QUEUED);
         assertThat(marker.tier()).isEqualTo(Tier.of("small"));
         assertThat(marker.task()).isEqualTo(Task.GENERATE);
@@ -94,7 +94,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(large.get(0).messageAttributes().get(MessageAttributes.TIER).stringValue()).isEqualTo("large");
         assertThat(large.get(0).messageAttributes()).doesNotContainKey(MessageAttributes.PRIORITY);
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().tier()).isEqualTo(Tier.of("large"));
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().tier()).isEqualTo(Tier.of("large"));
     }
 
     @Test
@@ -162,7 +162,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         assertThat(speech).extracting(m -> LocalAwsProbe.job(m).visibleRequestId()).containsExactly(id);
         assertThat(speech.get(0).messageAttributes().get(MessageAttributes.TASK).stringValue()).isEqualTo("speech");
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).isEmpty();
-        assertThat(probe.marker(LocalAwsProbe.stored(id)).orElseThrow().task()).isEqualTo(Task.SPEECH);
+        assertThat(probe.marker(probe.stored(id)).orElseThrow().task()).isEqualTo(Task.SPEECH);
     }
 
     @Test
@@ -187,7 +187,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
                 .then().statusCode(202).body("requestId", equalTo(id));
 
         // then
-        assertThat(probe.marker(LocalAwsProbe.stored(id))).isPresent();
+        assertThat(probe.marker(probe.stored(id))).isPresent();
     }
 
     @Test
@@ -196,7 +196,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         String id = UUID.randomUUID().toString();
         String body = "{\"requestId\":\"" + id + "\",\"prompt\":\"Hello again\"}";
         given().contentType("application/json").body(body).post("/v1/jobs").then().statusCode(202);
-        String firstMarker = probe.object("jobs/" + LocalAwsProbe.stored(id) + ".json").orElseThrow();
+        String firstMarker = probe.object("jobs/" + probe.stored(id) + ".json").orElseThrow();
 
         // when: another request under the same requestId
         given().contentType("application/json").body(body.replace("Hello again", "A different prompt"))
@@ -208,7 +208,7 @@ class SubmitJobTest extends LocalAwsProbeSetup {
         // then: only the first request is queued, its marker untouched
         assertThat(probe.drain(LocalAws.DEFAULT_TEXT_QUEUE)).extracting(m -> LocalAwsProbe.job(m).prompt())
                 .containsExactly("Hello again");
-        assertThat(probe.object("jobs/" + LocalAwsProbe.stored(id) + ".json")).contains(firstMarker);
+        assertThat(probe.object("jobs/" + probe.stored(id) + ".json")).contains(firstMarker);
     }
 
     @Test

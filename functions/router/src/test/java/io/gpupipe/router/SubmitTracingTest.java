@@ -53,7 +53,7 @@ class SubmitTracingTest extends LocalAwsProbeSetup {
         assertThat(submit.getParentSpanId()).isEqualTo(CLIENT_SPAN);
         assertThat(submit.getKind()).isEqualTo(SpanKind.SERVER);
         // the trace names the stored id, the one every later span (worker, notifier) names too
-        assertThat(submit.getAttributes().get(SpanAttributes.REQUEST_ID)).isEqualTo(LocalAwsProbe.stored(id));
+        assertThat(submit.getAttributes().get(SpanAttributes.REQUEST_ID)).isEqualTo(probe.stored(id));
         assertThat(submit.getAttributes().get(SpanAttributes.TIER)).isEqualTo("small");
 
         Message sent = receiveWithTraceHeader(LocalAws.DEFAULT_TEXT_QUEUE);

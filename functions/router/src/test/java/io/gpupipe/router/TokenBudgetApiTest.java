@@ -9,6 +9,7 @@ import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.usage.UsageLayout;
 import io.gpupipe.model.usage.UsageRecord;
 import io.quarkus.test.common.WithTestResource;
@@ -76,7 +77,8 @@ class TokenBudgetApiTest extends LocalAwsProbeSetup {
         UsageRecord record = new UsageRecord(UUID.randomUUID().toString(), LocalDate.now(ZoneOffset.UTC),
                 JobStatus.SUCCEEDED, "small", "m", prompt, completion, 100, false);
         try (S3Client s3 = aws.newS3Client()) {
-            s3.putObject(b -> b.bucket(aws.bucket()).key(UsageLayout.recordKey(CallerIdentity.ANONYMOUS.owner(),
+            Owner anonymous = aws.ownerIds().of(CallerIdentity.ANONYMOUS);
+            s3.putObject(b -> b.bucket(aws.bucket()).key(UsageLayout.recordKey(anonymous,
                     record)), RequestBody.fromString(JobJson.write(record)));
         }
     }

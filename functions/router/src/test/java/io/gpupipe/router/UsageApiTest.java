@@ -33,12 +33,15 @@ import software.amazon.awssdk.services.s3.S3Client;
 @WithTestResource(LocalAwsTestResource.class)
 class UsageApiTest extends LocalAwsProbeSetup {
     /** The tests' caller: the router's test profile takes requests without an authorizer as the anonymous caller. */
-    private static final Owner CALLER = CallerIdentity.ANONYMOUS.owner();
-    private static final Owner SOMEONE_ELSE = new CallerIdentity.Jwt("https://issuer", "someone-else").owner();
+    private Owner caller;
+    private Owner someoneElse;
     private final LocalDate today = LocalDate.now(ZoneOffset.UTC);
 
     @BeforeEach
     void forgetUsage() {
+        // owner ids as the router derives them: keyed with the local stack's deployment key
+        caller = aws.ownerIds().of(CallerIdentity.ANONYMOUS);
+        someoneElse = aws.ownerIds().of(new CallerIdentity.Jwt("https://issuer", "someone-else"));
         try (S3Client s3 = aws.newS3Client()) {
             s3.listObjectsV2Paginator(b -> b.bucket(aws.bucket()).prefix(UsageLayout.USAGE_PREFIX)).contents()
                     .forEach(o -> s3.deleteObject(b -> b.bucket(aws.bucket()).key(o.key())));
@@ -48,10 +51,10 @@ class UsageApiTest extends LocalAwsProbeSetup {
     @Test
     void usage_shouldCountOnlyTheCallersJobs_byTier() {
         // given
-        put(CALLER, record(today, "small", 10, 20, 1_800_000, false));
-        put(CALLER, record(today, "small", 0, 0, 0, true));
-        put(CALLER, record(today, "speech", 0, 0, 4_000, false));
-        put(SOMEONE_ELSE, record(today, "small", 1_000, 1_000, 9_000_000, false));
+        put(caller, record(today, "small", 10, 20, 1_800_000, false));
+        put(caller, record(today, "small", 0, 0, 0, true));
+        put(caller, record(today, "speech", 0, 0, 4_000, false));
+        put(someoneElse, record(today, "small", 1_000, 1_000, 9_000_000, false));
 
         // when, then: small's cost is 1 GPU x 1.861 $/h x 0.5 h; speech's 1 x 0.805 x 4 s
         given().queryParam("start", today.toString()).queryParam("groupBy", "tier").get("/v1/usage")
@@ -74,8 +77,8 @@ class UsageApiTest extends LocalAwsProbeSetup {
     void usage_shouldSummarizeASettledDayOnce_andAnswerFromTheSummaryAfterwards() {
         // given: two records of a day long settled
         LocalDate past = today.minusDays(5);
-        put(CALLER, record(past, "small", 1, 2, 1_000, false));
-        put(CALLER, record(past, "large", 3, 4, 2_000, false));
+        put(caller, record(past, "small", 1, 2, 1_000, false));
+        put(caller, record(past, "large", 3, 4, 2_000, false));
 
         // when
         given().queryParam("start", past.toString()).queryParam("groupBy", "day").get("/v1/usage")
@@ -83,9 +86,9 @@ class UsageApiTest extends LocalAwsProbeSetup {
                 .body("groups[0].jobs.total", equalTo(2));
 
         // then: the day's summary was written, and is what later questions read
-        String summary = read(UsageLayout.summaryKey(CALLER, past));
+        String summary = read(UsageLayout.summaryKey(caller, past));
         assertThat(JobJson.read(summary, DaySummary.class).rows()).hasSize(2);
-        put(CALLER, record(past, "small", 100, 100, 1_000, false));
+        put(caller, record(past, "small", 100, 100, 1_000, false));
         given().queryParam("start", past.toString()).queryParam("end", today.toString()).get("/v1/usage")
                 .then().statusCode(200).body("total.jobs.total", equalTo(2)).body("groups", nullValue());
     }

@@ -7,6 +7,7 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageRecord;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * exist.
  */
 class UsageServiceTest {
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://issuer", "alice").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://issuer", "alice"));
     /** Late on the 31st: every day of the month but today is settled. */
     private static final Instant NOW = Instant.parse("2026-12-31T20:00:00Z");
     private final CountingStore store = new CountingStore();

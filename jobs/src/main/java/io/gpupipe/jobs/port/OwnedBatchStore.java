@@ -1,6 +1,7 @@
 package io.gpupipe.jobs.port;
 
 import io.gpupipe.model.batch.BatchState;
+import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
 import java.net.URL;
 import java.time.Duration;
@@ -10,17 +11,23 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link BatchStore} as one caller sees it: another owner's batch record (or terminal record) reads as absent, so
+ * A {@link BatchStore} as one caller sees it: a batch record (or terminal record) of an owner id that is not one of
+ * the caller's ({@link CallerOwners}: its current id and the earlier ones it is still known by) reads as absent, so
  * status, cancel and links answer as for an unknown batch. Everything else is the store's.
  */
 public final class OwnedBatchStore implements BatchStore {
     private final BatchStore store;
-    private final Owner owner;
+    private final CallerOwners owners;
 
-    /** {@code store} as {@code owner} sees it; a store already scoped to a caller is re-scoped, not scoped twice. */
-    public OwnedBatchStore(BatchStore store, Owner owner) {
+    /** {@code store} as {@code owners}' caller sees it; a store already scoped to a caller is re-scoped, not twice. */
+    public OwnedBatchStore(BatchStore store, CallerOwners owners) {
         this.store = store instanceof OwnedBatchStore owned ? owned.store : store;
-        this.owner = Objects.requireNonNull(owner, "owner");
+        this.owners = Objects.requireNonNull(owners, "owners");
+    }
+
+    /** {@code store} as the caller known only by {@code owner} sees it. */
+    public OwnedBatchStore(BatchStore store, Owner owner) {
+        this(store, CallerOwners.only(owner));
     }
 
     @Override
@@ -30,7 +37,7 @@ public final class OwnedBatchStore implements BatchStore {
 
     @Override
     public Optional<StoredBatch> read(String batchId) {
-        return store.read(batchId).filter(stored -> owner.equals(stored.state().ownedBy()));
+        return store.read(batchId).filter(stored -> owners.includes(stored.state().ownedBy()));
     }
 
     @Override
@@ -45,7 +52,7 @@ public final class OwnedBatchStore implements BatchStore {
 
     @Override
     public Optional<BatchState> readFinal(String batchId) {
-        return store.readFinal(batchId).filter(state -> owner.equals(state.ownedBy()));
+        return store.readFinal(batchId).filter(state -> owners.includes(state.ownedBy()));
     }
 
     @Override

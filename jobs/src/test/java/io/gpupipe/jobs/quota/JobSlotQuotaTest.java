@@ -8,6 +8,7 @@ import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.testsupport.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class JobSlotQuotaTest {
     private static final Instant NOW = Instant.parse("2026-12-04T10:00:00Z");
-    private static final Owner CALLER = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    private static final Owner CALLER = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
 
     private final MutableClock clock = new MutableClock(NOW);
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,7 +55,7 @@ class UnfinishedLedgerTest {
         UnfinishedLedger ledger = admitted(UnfinishedLedger.EMPTY.admit("a", T0, 5, LIFETIME, 1));
 
         assertThat(JobJson.read(JobJson.write(ledger), UnfinishedLedger.class)).isEqualTo(ledger);
-        assertThat(QuotaKind.JOBS.ledgerKey(CallerIdentity.ANONYMOUS.owner()))
+        assertThat(QuotaKind.JOBS.ledgerKey(OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS)))
                 .matches("quotas/[0-9a-f]{64}/jobs\\.json");
     }
 

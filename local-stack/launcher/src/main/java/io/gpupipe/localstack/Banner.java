@@ -62,7 +62,7 @@ public final class Banner {
         String auth = requireToken ? "-H \"Authorization: Bearer $TOKEN_A\" " : "";
         CallerIdentity caller = requireToken ? new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A)
                 : CallerIdentity.ANONYMOUS;
-        String storedSpeech = JobKey.submitted(caller.owner(), ids.speech()).storedId();
+        String storedSpeech = JobKey.submitted(aws.ownerIds().of(caller), ids.speech()).storedId();
         String sqs = aws.sqsEndpoint().toString();
         String s3 = aws.s3Endpoint().toString();
         String results = "s3://" + aws.bucket() + "/results/";

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
+import io.gpupipe.localaws.standin.SnsStandIn;
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.localstack.events.AwsEvents;
 import io.gpupipe.localstack.internal.Console;
@@ -16,6 +17,8 @@ import io.gpupipe.model.api.ApiDescription;
 import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -34,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -154,6 +158,26 @@ class CallerIsolationTest {
             assertThat(s3.getObjectAsBytes(b -> b.bucket(stack.aws().bucket()).key("results/" + stored + ".json"))
                     .asUtf8String()).contains("\"status\":\"succeeded\"");
         }
+    }
+
+    @Test
+    void eventsOfAsJob_shouldNameAnOwnerIdThatNoOneComputesFromAsIdentity() {
+        // given: A's finished speech job
+        String id = submitted(callerA, "\"task\":\"speech\",\"prompt\":\"Whose was this?\"");
+        assertThat(callerA.awaitTerminal(id, JOB_LIMIT).path("status").asText()).isEqualTo("succeeded");
+        String stored = storedIdOf(LocalCallers.CALLER_A, id);
+
+        // when: its SNS event is published
+        SnsStandIn.Published event = await("the SNS event of " + id).atMost(JOB_LIMIT).until(() -> stack.standIns()
+                .sns().orElseThrow().published().stream().filter(p -> p.message().contains(stored)).findFirst(),
+                Optional::isPresent).orElseThrow();
+
+        // then: it names A by the keyed owner id, not by the digest of A's issuer and subject anyone can compute
+        Owner computable = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A));
+        assertThat(event.attributes()).containsEntry("owner", ownerOf(LocalCallers.CALLER_A).value());
+        assertThat(ownerOf(LocalCallers.CALLER_A)).isNotEqualTo(computable);
+        assertThat(event.message()).doesNotContain(computable.hex()).doesNotContain(LocalCallers.CALLER_A)
+                .doesNotContain(JobIds.stored(computable, id));
     }
 
     @Test
@@ -388,8 +412,13 @@ class CallerIsolationTest {
     }
 
     /** Where the job {@code subject} submitted as {@code clientId} is stored (S3 keys, queue messages). */
-    private static String storedIdOf(String subject, String clientId) {
-        return JobIds.stored(new CallerIdentity.Jwt(LocalCallers.ISSUER, subject).owner(), clientId);
+    private String storedIdOf(String subject, String clientId) {
+        return JobIds.stored(ownerOf(subject), clientId);
+    }
+
+    /** The owner id of the local caller {@code subject}, as the stack's router derives it (keyed). */
+    private Owner ownerOf(String subject) {
+        return stack.aws().ownerIds().of(new CallerIdentity.Jwt(LocalCallers.ISSUER, subject));
     }
 
     /**

@@ -207,7 +207,7 @@ class LocalStackChaosSoakTest {
             String id = SoakJobs.newId();
             SoakJob job = new SoakJob(id, scenario, false, true);
             jobs.put(id, job);
-            clientIds.put(JobIds.stored(CallerIdentity.ANONYMOUS.owner(), id), id);
+            clientIds.put(JobIds.stored(aws.ownerIds().of(CallerIdentity.ANONYMOUS), id), id);
             boolean slow = (scenario == Scenario.VISIBILITY_LAPSE || scenario == Scenario.ALL) && i < Faults.SLOW_JOBS;
             String body = SoakJobs.job(id, i, callbackBase + hookPath(id), slow);
             String queue = aws.queueUrl(i % 5 == 4 ? LocalAws.ESCALATION_QUEUE : LocalAws.DEFAULT_TEXT_QUEUE);
@@ -228,7 +228,7 @@ class LocalStackChaosSoakTest {
                 }
                 if (job.owed()) {
                     // the same job as the router stored and sealed it, so that it is a second delivery, not another job
-                    client.sendSealed(queue, SoakJobs.asStored(body, CallerIdentity.ANONYMOUS.owner()),
+                    client.sendSealed(queue, SoakJobs.asStored(body, aws.ownerIds().of(CallerIdentity.ANONYMOUS)),
                             aws.messageSeal());
                     job.copied();
                 }

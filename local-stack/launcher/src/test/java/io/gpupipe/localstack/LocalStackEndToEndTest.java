@@ -37,10 +37,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -363,7 +363,7 @@ class LocalStackEndToEndTest {
         assertThat(api.awaitTerminal(first, JOB_LIMIT).path("status").asText()).isEqualTo("succeeded");
         CacheKey key = CacheKey.of(EmbeddedModels.FREETTS_VERSION, ((JobRequestParser.Outcome.Valid)
                 new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job()
-                .submittedBy(CallerIdentity.ANONYMOUS.owner()));
+                .submittedBy(stack.aws().ownerIds().of(CallerIdentity.ANONYMOUS)));
         awaitTrue(() -> objectExists(JobLayout.cacheEntryKey(key)), "the cache entry " + key.hex());
         String second = UUID.randomUUID().toString();
         try (CallbackReceiver receiver = new CallbackReceiver()) {
@@ -630,8 +630,8 @@ class LocalStackEndToEndTest {
     }
 
     /** Where the job the API's anonymous caller (no token) submitted as {@code clientId} is stored. */
-    private static String stored(String clientId) {
-        return JobIds.stored(CallerIdentity.ANONYMOUS.owner(), clientId);
+    private String stored(String clientId) {
+        return JobIds.stored(stack.aws().ownerIds().of(CallerIdentity.ANONYMOUS), clientId);
     }
 
     private JobResult awaitResultObject(String id) {

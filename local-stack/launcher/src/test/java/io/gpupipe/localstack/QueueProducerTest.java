@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localstack.apigateway.LocalCallers;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.JobResult;
@@ -13,7 +14,6 @@ import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.localstack.internal.Console;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,21 +33,22 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * A queue producer cannot impersonate an API caller, through the whole local stack (JWT callers, the real router,
  * notifier and dead-letter packages, a small-text and a speech worker; the small worker has the TinyStories model
- * where ../shared has it, else it fails text jobs at once). A producer allowed {@code sqs:SendMessage} can compute
- * everything the planted message names (caller A's owner hash, the stored id of a client id A will use); only the
- * router's seal lets a message name an owner, so the planted job is the queue owner's, under an id of that owner's,
- * and A's own request of that id is a new job of A's.
+ * where ../shared has it, else it fails text jobs at once). Here the producer allowed {@code sqs:SendMessage} knows
+ * everything the planted message names (caller A's owner id, keyed as it is, say from an SNS event; the stored id of
+ * a client id A will use); only the router's seal lets a message name an owner, so the planted job is the queue
+ * owner's, under an id of that owner's, and A's own request of that id is a new job of A's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QueueProducerTest {
     private static final Path TEXT_MODEL = TestPaths.repo().resolve("../shared/models/stories260K.gguf");
     private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
-    private static final Owner A = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A).owner();
     /** A long prompt: the planted job's speech lasts far longer than A's own, its text has more prompt tokens. */
     private static final String PLANTED_PROMPT = "This planted prompt was written by a queue producer, not by caller A,"
             + " and it must never be read back as the answer to any request that caller A makes of the API.";
 
     private LocalStack stack;
+    /** Caller A's owner id, as the stack's router derives it. */
+    private Owner ownerA;
     private ApiClient callerA;
     private S3Client s3;
     private SqsClient sqs;
@@ -61,6 +62,7 @@ class QueueProducerTest {
                 .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null);
         stack = StackAssembler.start(options, new Console(System.out));
         callerA = new ApiClient(stack.apiUri()).as(stack.callers().token(LocalCallers.CALLER_A));
+        ownerA = stack.aws().ownerIds().of(new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A));
         s3 = stack.aws().newS3Client();
         sqs = stack.aws().newSqsClient();
     }
@@ -141,7 +143,7 @@ class QueueProducerTest {
      * stored id derived from both, {@code fields} and the planted prompt) and waits until a worker has taken it.
      */
     private void plant(Tier tier, String clientId, String fields) {
-        String body = "{\"requestId\":\"" + storedIdOfA(clientId) + "\",\"owner\":\"" + A.value()
+        String body = "{\"requestId\":\"" + storedIdOfA(clientId) + "\",\"owner\":\"" + ownerA.value()
                 + "\",\"clientRequestId\":\"" + clientId + "\"," + fields + ",\"prompt\":\"" + PLANTED_PROMPT + "\"}";
         sqs.sendMessage(b -> b.queueUrl(stack.aws().queueUrl(tier)).messageBody(body));
         awaitDrained(tier);
@@ -182,7 +184,7 @@ class QueueProducerTest {
         }
     }
 
-    private static String storedIdOfA(String clientId) {
-        return JobIds.stored(A, clientId);
+    private String storedIdOfA(String clientId) {
+        return JobIds.stored(ownerA, clientId);
     }
 }

@@ -12,6 +12,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
+import io.gpupipe.model.owner.Owner;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -85,8 +86,8 @@ abstract class SigV4Callers {
         assertThat(retried.body().path("requestId").asText()).isEqualTo(id);
         assertThat(retried.body().path("status").asText()).isEqualTo("succeeded");
         // and one result: under the role's stored id, none under either session's own
-        assertThat(resultsNamed(id)).containsExactly(JobLayout.resultKey(JobIds.stored(new CallerIdentity.IamRole(
-                "aws", "000000000000", roleASession1.roleName()).owner(), id)));
+        assertThat(resultsNamed(id)).containsExactly(JobLayout.resultKey(JobIds.stored(owner(new CallerIdentity.IamRole(
+                "aws", "000000000000", roleASession1.roleName())), id)));
         // while a session of another role is another caller
         Reply otherRole = send(signer(roleBSession1), "GET", "/v1/jobs/" + id, null);
         assertThat(otherRole.status()).as(otherRole.body().toString()).isEqualTo(404);
@@ -148,12 +149,17 @@ abstract class SigV4Callers {
         return SigV4Signing.as(session, LocalAws.REGION);
     }
 
+    /** {@code caller}'s owner id, as the stack's router derives it. */
+    private Owner owner(CallerIdentity caller) {
+        return stack().aws().ownerIds().of(caller);
+    }
+
     /** The result objects in the bucket whose stored id derives from {@code clientId} for any of the sessions. */
     private List<String> resultsNamed(String clientId) {
         List<String> candidates = List.of(
-                new CallerIdentity.IamRole("aws", "000000000000", roleASession1.roleName()).owner(),
-                new CallerIdentity.Iam(roleASession1.userArn(), null, null).owner(),
-                new CallerIdentity.Iam(roleASession2.userArn(), null, null).owner()).stream()
+                owner(new CallerIdentity.IamRole("aws", "000000000000", roleASession1.roleName())),
+                owner(new CallerIdentity.Iam(roleASession1.userArn(), null, null)),
+                owner(new CallerIdentity.Iam(roleASession2.userArn(), null, null))).stream()
                 .map(owner -> JobLayout.resultKey(JobIds.stored(owner, clientId))).toList();
         try (S3Client s3 = stack().aws().newS3Client()) {
             return s3.listObjectsV2Paginator(b -> b.bucket(stack().aws().bucket()).prefix("results/")).contents()

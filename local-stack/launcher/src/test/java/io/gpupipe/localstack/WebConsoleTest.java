@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localstack.internal.Backend;
 import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.IOException;
 import java.net.URI;
@@ -240,7 +240,8 @@ class WebConsoleTest {
         open("#/usage");
 
         // then: its row counts it (records follow the result's S3 event: the page refreshes every 2 s)
-        String row = "#usage-table tr[data-owner='" + CallerIdentity.ANONYMOUS.owner().hex() + "'] td";
+        String anonymous = stack.aws().ownerIds().of(CallerIdentity.ANONYMOUS).hex();
+        String row = "#usage-table tr[data-owner='" + anonymous + "'] td";
         List<String> cells = await(d -> {
             List<String> texts = d.findElements(By.cssSelector(row)).stream().map(WebElement::getText).toList();
             return texts.size() == 8 && Long.parseLong(texts.get(1)) >= 1 ? texts : null;

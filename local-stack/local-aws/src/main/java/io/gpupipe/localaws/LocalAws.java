@@ -5,6 +5,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.seal.MessageSeal;
 import java.io.IOException;
@@ -63,6 +64,7 @@ public final class LocalAws implements AutoCloseable {
     private final Path deploymentKeyFile;
     private final Path temporaryKeyDir;
     private final MessageSeal messageSeal;
+    private final OwnerIds ownerIds;
 
     private static String queueOf(Tier tier) {
         return TierCatalogue.bundled().get(tier).queue();
@@ -75,7 +77,9 @@ public final class LocalAws implements AutoCloseable {
         this.temporaryKeyDir = options.dataDir() == null ? temporaryDirectory() : null;
         this.deploymentKeyFile = (options.dataDir() != null ? options.dataDir() : temporaryKeyDir)
                 .resolve(LocalDeploymentKey.FILE_NAME);
-        this.messageSeal = MessageSeal.of(LocalDeploymentKey.createIfAbsent(deploymentKeyFile));
+        DeploymentKey deploymentKey = LocalDeploymentKey.createIfAbsent(deploymentKeyFile);
+        this.messageSeal = MessageSeal.of(deploymentKey);
+        this.ownerIds = deploymentKey.ownerIds();
         this.sqsServer = sqsServer;
         this.s3Server = s3Server;
         this.latencyProxies = latencyProxies;
@@ -136,6 +140,14 @@ public final class LocalAws implements AutoCloseable {
      */
     public MessageSeal messageSeal() {
         return messageSeal;
+    }
+
+    /**
+     * How this stack's router derives a caller's owner id (keyed with the deployment key): what the console, the
+     * banner and tests that compute a caller's stored ids use.
+     */
+    public OwnerIds ownerIds() {
+        return ownerIds;
     }
 
     /** The message attributes the router sends {@code body} with: its seal ({@link MessageAttributes#SEAL}). */

@@ -1,7 +1,7 @@
 package io.gpupipe.model.notify;
 
+import io.gpupipe.model.Digests;
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -10,8 +10,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Callback signing as Standard Webhooks 1.0 specifies it, so receivers can verify with that project's libraries:
@@ -29,7 +27,6 @@ public final class CallbackSignature {
     /** How old (or how far ahead) a timestamp a receiver should accept by default, as the reference libraries do. */
     public static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
 
-    private static final String ALGORITHM = "HmacSHA256";
     private static final String MESSAGE_ID_PREFIX = "msg_";
 
     private CallbackSignature() {
@@ -105,12 +102,6 @@ public final class CallbackSignature {
     }
 
     static byte[] hmac(byte[] key, String payload) {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(new SecretKeySpec(key, ALGORITHM));
-            return mac.doFinal(payload.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
+        return Digests.hmacSha256(key, payload.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -6,15 +6,19 @@ import io.gpupipe.model.JobJson;
 /**
  * Who calls the API, as API Gateway's authorizer vouched for it, and the {@link Owner} that follows: an IAM principal
  * (SigV4) or every session of an assumed role ({@link IamCallerScope}), a JWT's issuer and subject, or its issuer and tenant claim (then every caller of one tenant is one owner),
- * or the one anonymous caller of a deployment without an authorizer. The canonical form hashed into the owner is a
- * JSON array (kind first), so no two identities of any kinds share one, whatever characters their parts hold.
+ * or the one anonymous caller of a deployment without an authorizer. The canonical form its owner is derived from
+ * ({@link OwnerIds}) is a JSON array (kind first), so no two identities of any kinds share one, whatever characters
+ * their parts hold.
  */
 public sealed interface CallerIdentity {
     /** The one caller of a deployment without an authorizer. */
     CallerIdentity ANONYMOUS = new Anonymous();
 
-    /** The owner of everything this caller submits. */
-    Owner owner();
+    /**
+     * The caller's canonical identity, a JSON array (kind first), from which {@link OwnerIds} derives the owner of
+     * everything it submits.
+     */
+    String canonical();
 
     /** An IAM principal: its ARN, or its account and caller id where API Gateway gives no ARN. */
     record Iam(String userArn, String accountId, String callerId) implements CallerIdentity {
@@ -25,9 +29,8 @@ public sealed interface CallerIdentity {
         }
 
         @Override
-        public Owner owner() {
-            return isBlank(userArn) ? Owner.ofCanonical(canonical("iam-caller", accountId, callerId))
-                    : Owner.ofCanonical(canonical("iam", userArn));
+        public String canonical() {
+            return isBlank(userArn) ? canonicalOf("iam-caller", accountId, callerId) : canonicalOf("iam", userArn);
         }
     }
 
@@ -43,8 +46,8 @@ public sealed interface CallerIdentity {
         }
 
         @Override
-        public Owner owner() {
-            return Owner.ofCanonical(canonical("iam-role", partition, accountId, roleName));
+        public String canonical() {
+            return canonicalOf("iam-role", partition, accountId, roleName);
         }
     }
 
@@ -57,8 +60,8 @@ public sealed interface CallerIdentity {
         }
 
         @Override
-        public Owner owner() {
-            return Owner.ofCanonical(canonical("jwt", issuer, subject));
+        public String canonical() {
+            return canonicalOf("jwt", issuer, subject);
         }
     }
 
@@ -71,20 +74,20 @@ public sealed interface CallerIdentity {
         }
 
         @Override
-        public Owner owner() {
-            return Owner.ofCanonical(canonical("jwt-tenant", issuer, claim, tenant));
+        public String canonical() {
+            return canonicalOf("jwt-tenant", issuer, claim, tenant);
         }
     }
 
     /** The caller of a deployment without an authorizer (local development): one owner for everyone. */
     record Anonymous() implements CallerIdentity {
         @Override
-        public Owner owner() {
-            return Owner.ofCanonical(canonical("anonymous"));
+        public String canonical() {
+            return canonicalOf("anonymous");
         }
     }
 
-    private static String canonical(String... parts) {
+    private static String canonicalOf(String... parts) {
         ArrayNode array = JobJson.mapper().createArrayNode();
         for (String part : parts) {
             array.add(part);

@@ -1,13 +1,11 @@
 package io.gpupipe.model.seal;
 
+import io.gpupipe.model.Digests;
+import io.gpupipe.model.owner.OwnerIds;
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The deployment key: one random secret per deployment (Secrets Manager in AWS, a file of the local stack's data
@@ -53,18 +51,12 @@ public final class DeploymentKey {
 
     /** The key of one use: HMAC-SHA256(this key, the purpose's name). */
     public byte[] derive(KeyPurpose purpose) {
-        return hmac(key, purpose.label().getBytes(StandardCharsets.UTF_8));
+        return Digests.hmacSha256(key, purpose.label().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** HMAC-SHA256 of {@code data} under {@code key}. */
-    static byte[] hmac(byte[] key, byte[] data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(data);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
+    /** Owner ids keyed with this key ({@link KeyPurpose#OWNER_ID}): no one without it computes a caller's owner. */
+    public OwnerIds ownerIds() {
+        return OwnerIds.keyed(derive(KeyPurpose.OWNER_ID));
     }
 
     @Override

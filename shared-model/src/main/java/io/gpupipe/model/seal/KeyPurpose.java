@@ -6,7 +6,9 @@ package io.gpupipe.model.seal;
  */
 public enum KeyPurpose {
     /** Sealing job messages the router and the batch function send ({@link MessageSeal}). */
-    MESSAGE_SEAL("gpupipe/message-seal/v1");
+    MESSAGE_SEAL("gpupipe/message-seal/v1"),
+    /** Deriving an API caller's owner id from its identity ({@link DeploymentKey#ownerIds}). */
+    OWNER_ID("gpupipe/owner-id/v1");
 
     private final String label;
 

@@ -1,5 +1,6 @@
 package io.gpupipe.model.seal;
 
+import io.gpupipe.model.Digests;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
@@ -64,6 +65,6 @@ public final class MessageSeal {
     }
 
     private static byte[] mac(byte[] key, String body) {
-        return DeploymentKey.hmac(key, body.getBytes(StandardCharsets.UTF_8));
+        return Digests.hmacSha256(key, body.getBytes(StandardCharsets.UTF_8));
     }
 }

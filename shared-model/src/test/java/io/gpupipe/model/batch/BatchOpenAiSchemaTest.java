@@ -1,6 +1,5 @@
 package io.gpupipe.model.batch;
 
-import io.gpupipe.model.owner.CallerIdentity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +13,9 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.contract.Deviation;
 import io.gpupipe.model.contract.OpenAiSpec;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * the API reference's example lines. Speech lines have no OpenAI counterpart (OpenAI batches have no speech).
  */
 class BatchOpenAiSchemaTest {
+    private static final Owner ANONYMOUS_OWNER = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
     private static final String BATCH = BatchIds.newBatchId(UUID.fromString("3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"));
     private static final Instant AT = Instant.parse("2026-12-01T10:00:00Z");
     private static final String ID = BatchIds.jobId(BATCH, 1);
@@ -85,13 +88,13 @@ class BatchOpenAiSchemaTest {
 
     @Test
     void batchObject_shouldBeOpenAisBatch_atEveryStage() {
-        BatchRequest request = new BatchRequest(BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.fromString(
+        BatchRequest request = new BatchRequest(BatchLayout.inputKey(ANONYMOUS_OWNER, UUID.fromString(
                 "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d")), BatchEndpoint.COMPLETIONS, "24h", Map.of("team", "eval"),
                 "https://example.com/hook");
-        BatchState created = BatchState.created(BATCH, request, CallerIdentity.ANONYMOUS.owner(), AT);
+        BatchState created = BatchState.created(BATCH, request, ANONYMOUS_OWNER, AT);
         BatchState done = created.planned(new BatchPlan(1, List.of(new ChunkPlan(0, 1, 0, 99, 1, List.of()))), AT)
                 .finished(new LineCounts(1, 0, 0, 0, 0), "batches/" + BATCH + "/output.jsonl", null, AT, AT);
-        BatchState failed = BatchState.created(BATCH, request, CallerIdentity.ANONYMOUS.owner(), AT).failed(List.of(BatchError.of("empty_file",
+        BatchState failed = BatchState.created(BATCH, request, ANONYMOUS_OWNER, AT).failed(List.of(BatchError.of("empty_file",
                 "the input file has no lines")), AT);
 
         for (BatchState state : List.of(created, done, failed)) {

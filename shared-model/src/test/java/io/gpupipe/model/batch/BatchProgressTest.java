@@ -1,13 +1,16 @@
 package io.gpupipe.model.batch;
 
-import io.gpupipe.model.owner.CallerIdentity;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class BatchProgressTest {
+    private static final Owner ANONYMOUS_OWNER = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
     private static final String ID = BatchIds.newBatchId(UUID.fromString("6e5d4c3b-2a1f-4e0d-9c8b-7a6f5e4d3c2b"));
 
     @Test
@@ -55,7 +58,7 @@ class BatchProgressTest {
         assertThat(BatchLayout.batchIdOfFinalKey(BatchLayout.finalKey(ID))).contains(ID);
         assertThat(BatchLayout.batchIdOfFinalKey("batches/batch_x/final.json")).isEmpty();
         assertThat(BatchLayout.batchIdOfFinalKey("results/" + ID + "/final.json")).isEmpty();
-        assertThat(BatchLayout.isInputKey(BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.randomUUID()))).isTrue();
+        assertThat(BatchLayout.isInputKey(BatchLayout.inputKey(ANONYMOUS_OWNER, UUID.randomUUID()))).isTrue();
         assertThat(BatchLayout.isInputKey("results/x.json")).isFalse();
         assertThat(BatchLayout.isInputKey("batch-inputs/../results/7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a.jsonl"))
                 .isFalse();

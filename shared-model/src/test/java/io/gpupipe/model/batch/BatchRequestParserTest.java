@@ -1,14 +1,17 @@
 package io.gpupipe.model.batch;
 
-import io.gpupipe.model.owner.CallerIdentity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.FieldError;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class BatchRequestParserTest {
-    private static final String INPUT = BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(), UUID.fromString("7f6e5d4c-3b2a-4f1e-8d0c-9b8a7f6e5d4c"));
+    private static final Owner ANONYMOUS_OWNER = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
+    private static final String INPUT = BatchLayout.inputKey(ANONYMOUS_OWNER, UUID.fromString("7f6e5d4c-3b2a-4f1e-8d0c-9b8a7f6e5d4c"));
 
     @Test
     void parse_shouldAcceptOpenAisCreateBody_withOurCallback() {

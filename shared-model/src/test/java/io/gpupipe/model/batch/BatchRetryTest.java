@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** Which lines a retry runs again, when a batch can be retried, and how the two batches name each other. */
 class BatchRetryTest {
-    private static final Owner OWNER = CallerIdentity.ANONYMOUS.owner();
+    private static final Owner OWNER = OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS);
     private static final String OLD = BatchIds.newBatchId(UUID.fromString("1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"));
     private static final String NEW = BatchIds.newBatchId(UUID.fromString("6f5e4d3c-2b1a-4f0e-9d8c-7b6a5f4e3d2c"));
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");

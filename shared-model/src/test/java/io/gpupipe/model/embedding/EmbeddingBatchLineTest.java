@@ -24,6 +24,7 @@ import io.gpupipe.model.batch.LineError;
 import io.gpupipe.model.batch.ParsedLine;
 import io.gpupipe.model.contract.OpenAiSpec;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code /v1/embeddings} batches: OpenAI's request lines become embedding jobs, and output lines its response. */
 class EmbeddingBatchLineTest {
-    private static final String INPUT = BatchLayout.inputKey(CallerIdentity.ANONYMOUS.owner(),
+    private static final String INPUT = BatchLayout.inputKey(OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS),
             UUID.fromString("7f6e5d4c-3b2a-4f1e-8d0c-9b8a7f6e5d4c"));
     private static final String BATCH = BatchIds.newBatchId(UUID.fromString("3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f"));
 

@@ -12,6 +12,7 @@ import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.model.contract.OpenAiSpec;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.OwnerIds;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,6 @@ class EmbeddingResponseTest {
 
     private static InferenceJob job(String json) {
         return ((JobRequestParser.Outcome.Valid) new JobRequestParser().parse(json, JobRequestParser.Source.API))
-                .job().submittedBy(CallerIdentity.ANONYMOUS.owner());
+                .job().submittedBy(OwnerIds.UNKEYED.of(CallerIdentity.ANONYMOUS));
     }
 }

@@ -12,8 +12,8 @@ class IamCallerScopeTest {
 
     @Test
     void role_shouldMakeEverySessionOfOneRoleOneCaller() {
-        Owner first = IamCallerScope.ROLE.identify(REPLICA_1, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-1").owner();
-        Owner second = IamCallerScope.ROLE.identify(REPLICA_2, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-2").owner();
+        Owner first = owner(IamCallerScope.ROLE.identify(REPLICA_1, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-1"));
+        Owner second = owner(IamCallerScope.ROLE.identify(REPLICA_2, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-2"));
 
         assertThat(first).isEqualTo(second);
         assertThat(IamCallerScope.ROLE.identify(REPLICA_1, ACCOUNT, null))
@@ -22,25 +22,26 @@ class IamCallerScopeTest {
 
     @Test
     void role_shouldKeepRolesAccountsAndPartitionsApart() {
-        Owner client = IamCallerScope.ROLE.identify(REPLICA_1, ACCOUNT, null).owner();
+        Owner client = owner(IamCallerScope.ROLE.identify(REPLICA_1, ACCOUNT, null));
 
-        assertThat(IamCallerScope.ROLE.identify("arn:aws:sts::123456789012:assumed-role/batch-client/ecs-task-1",
-                ACCOUNT, null).owner()).isNotEqualTo(client);
-        assertThat(IamCallerScope.ROLE.identify("arn:aws:sts::210987654321:assumed-role/inference-client/ecs-task-1",
-                "210987654321", null).owner()).isNotEqualTo(client);
-        assertThat(IamCallerScope.ROLE.identify("arn:aws-cn:sts::123456789012:assumed-role/inference-client/x",
-                ACCOUNT, null).owner()).isNotEqualTo(client);
+        assertThat(owner(IamCallerScope.ROLE.identify("arn:aws:sts::123456789012:assumed-role/batch-client/ecs-task-1",
+                ACCOUNT, null))).isNotEqualTo(client);
+        assertThat(owner(IamCallerScope.ROLE.identify(
+                "arn:aws:sts::210987654321:assumed-role/inference-client/ecs-task-1", "210987654321", null)))
+                .isNotEqualTo(client);
+        assertThat(owner(IamCallerScope.ROLE.identify("arn:aws-cn:sts::123456789012:assumed-role/inference-client/x",
+                ACCOUNT, null))).isNotEqualTo(client);
         // nor is the role one caller with a session's own ARN-scoped owner
-        assertThat(IamCallerScope.SESSION.identify(REPLICA_1, ACCOUNT, null).owner()).isNotEqualTo(client);
+        assertThat(owner(IamCallerScope.SESSION.identify(REPLICA_1, ACCOUNT, null))).isNotEqualTo(client);
     }
 
     @Test
     void session_shouldMakeEachSessionItsOwnCaller_asTheFullArn() {
-        Owner first = IamCallerScope.SESSION.identify(REPLICA_1, ACCOUNT, null).owner();
-        Owner second = IamCallerScope.SESSION.identify(REPLICA_2, ACCOUNT, null).owner();
+        Owner first = owner(IamCallerScope.SESSION.identify(REPLICA_1, ACCOUNT, null));
+        Owner second = owner(IamCallerScope.SESSION.identify(REPLICA_2, ACCOUNT, null));
 
         assertThat(first).isNotEqualTo(second);
-        assertThat(first).isEqualTo(new CallerIdentity.Iam(REPLICA_1, null, null).owner());
+        assertThat(first).isEqualTo(owner(new CallerIdentity.Iam(REPLICA_1, null, null)));
     }
 
     @Test
@@ -57,18 +58,22 @@ class IamCallerScopeTest {
 
     @Test
     void role_shouldDropTheSessionOfARoleCallerId_whenThereIsNoArn() {
-        Owner first = IamCallerScope.ROLE.identify(null, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-1").owner();
-        Owner second = IamCallerScope.ROLE.identify(" ", ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-2").owner();
-        Owner user = IamCallerScope.ROLE.identify(null, ACCOUNT, "AIDAEXAMPLEUSERID").owner();
+        Owner first = owner(IamCallerScope.ROLE.identify(null, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-1"));
+        Owner second = owner(IamCallerScope.ROLE.identify(" ", ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-2"));
+        Owner user = owner(IamCallerScope.ROLE.identify(null, ACCOUNT, "AIDAEXAMPLEUSERID"));
 
         assertThat(first).isEqualTo(second);
-        assertThat(user).isEqualTo(new CallerIdentity.Iam(null, ACCOUNT, "AIDAEXAMPLEUSERID").owner());
-        assertThat(IamCallerScope.SESSION.identify(null, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-1").owner())
-                .isNotEqualTo(IamCallerScope.SESSION.identify(null, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-2").owner());
+        assertThat(user).isEqualTo(owner(new CallerIdentity.Iam(null, ACCOUNT, "AIDAEXAMPLEUSERID")));
+        assertThat(owner(IamCallerScope.SESSION.identify(null, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-1")))
+                .isNotEqualTo(owner(IamCallerScope.SESSION.identify(null, ACCOUNT, "AROAEXAMPLEROLEID:ecs-task-2")));
     }
 
     @Test
     void default_shouldBeRole_asSamsParameterDefault() {
         assertThat(IamCallerScope.DEFAULT).isEqualTo(IamCallerScope.ROLE);
+    }
+
+    private static Owner owner(CallerIdentity caller) {
+        return OwnerIds.UNKEYED.of(caller);
     }
 }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** One value for a job's identity: who owns it, the id its client chose, and the id it is stored under. */
 class JobKeyTest {
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
-    private static final Owner BOB = new CallerIdentity.Jwt("https://idp.example.com", "bob").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
+    private static final Owner BOB = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "bob"));
     private static final String CLIENT_ID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 
     @Test

@@ -13,6 +13,7 @@ import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.seal.DeploymentKey;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -23,14 +24,14 @@ import org.junit.jupiter.api.Test;
 
 /** Owners, per-owner request ids, and the owner carried by every document a job leaves behind. */
 class OwnershipTest {
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
-    private static final Owner BOB = new CallerIdentity.Jwt("https://idp.example.com", "bob").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
+    private static final Owner BOB = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "bob"));
     private static final String CLIENT_ID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
     private static final Instant NOW = Instant.parse("2026-12-03T10:00:00Z");
     private final JobRequestParser parser = new JobRequestParser();
 
     @Test
-    void owner_shouldBeAStableHashThatTellsEveryIdentityApart() {
+    void owner_shouldBeAStableIdThatTellsEveryIdentityApart_keyedOrNot() {
         List<CallerIdentity> identities = List.of(
                 new CallerIdentity.Iam("arn:aws:iam::123456789012:user/alice", null, null),
                 new CallerIdentity.Iam(null, "123456789012", "AIDAEXAMPLE"),
@@ -44,12 +45,14 @@ class OwnershipTest {
                 new CallerIdentity.JwtTenant("https://idp.example.com", "org", "acme"),
                 CallerIdentity.ANONYMOUS);
 
-        Set<Owner> owners = identities.stream().map(CallerIdentity::owner).collect(Collectors.toSet());
+        for (OwnerIds ids : List.of(OwnerIds.UNKEYED, DeploymentKey.of("ownership-test-key-".repeat(2)).ownerIds())) {
+            Set<Owner> owners = identities.stream().map(ids::of).collect(Collectors.toSet());
 
-        assertThat(owners).hasSize(identities.size())
-                .allSatisfy(o -> assertThat(o.value()).matches("sha256:[0-9a-f]{64}"));
-        assertThat(new CallerIdentity.Jwt("https://idp.example.com", "alice").owner()).isEqualTo(ALICE);
-        assertThat(owners).doesNotContain(Owner.QUEUE);
+            assertThat(owners).as(ids.toString()).hasSize(identities.size()).doesNotContain(Owner.QUEUE)
+                    .allSatisfy(o -> assertThat(o.value()).matches((ids.isKeyed() ? "hmac-sha256" : "sha256")
+                            + ":[0-9a-f]{64}"));
+        }
+        assertThat(OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"))).isEqualTo(ALICE);
         assertThatThrownBy(() -> new Owner("sha256:ABC")).isInstanceOf(IllegalArgumentException.class);
     }
 

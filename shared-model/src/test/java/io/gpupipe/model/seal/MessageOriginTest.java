@@ -12,6 +12,7 @@ import io.gpupipe.model.batch.BatchMember;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class MessageOriginTest {
     private static final MessageSeal SEALS = MessageSeal.of(DeploymentKey.of("k".repeat(32)));
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final String ALICES_CLIENT_ID = "550e8400-e29b-41d4-a716-446655440000";
     private static final String ALICES_STORED_ID = JobIds.stored(ALICE, ALICES_CLIENT_ID);
     /** The planted message: Alice's owner, a client id she will use, the stored id derived from both. */

@@ -9,6 +9,7 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import java.time.LocalDate;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** A job's usage record: derived from its result alone, and its file name, which holds every field. */
 class UsageRecordTest {
     private static final String ID = "550e8400-e29b-41d4-a716-446655440000";
-    private static final String OWNER = new CallerIdentity.Jwt("https://issuer", "alice").owner().value();
+    private static final String OWNER = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://issuer", "alice")).value();
     private static final Instant LATE_EVENING = Instant.parse("2026-12-01T23:59:59.900Z");
 
     private static JobResult succeeded(String owner, Boolean cached, Long processingMs) {

@@ -12,13 +12,14 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class DeadLetterTest {
     static final String ID = "550e8400-e29b-41d4-a716-446655440000";
     static final String NOT_JSON_SHA256 = "7ccfa1fbf3940e6f0c0375d87c0f9235a50514e14cb427bdfaf5077987b26ccf";
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final String CLIENT_ID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
     private static final Instant OWNED_AT = Instant.parse("2026-12-03T10:00:00Z");
 

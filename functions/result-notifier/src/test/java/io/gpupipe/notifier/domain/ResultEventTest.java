@@ -13,6 +13,7 @@ import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class ResultEventTest {
     @Test
     void of_shouldCarryTheOwner_andTheClientsRequestId() {
         // given: a job submitted by an authenticated caller, stored under its owner-scoped id
-        Owner alice = new CallerIdentity.Jwt("https://idp.example.com", "alice").owner();
+        Owner alice = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
         InferenceJob job = JOB.submittedBy(alice);
         JobResult result = JobResult.failed(job, JobResult.JobError.of("x", "y"), null, NOW);
 

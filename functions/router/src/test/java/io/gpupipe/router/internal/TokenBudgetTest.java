@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageRange;
 import io.gpupipe.model.usage.UsageTotals;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** The monthly token budget: refused from the month's counted tokens, read once per refresh, renewed each month. */
 class TokenBudgetTest {
-    private static final Owner ALICE = new CallerIdentity.Jwt("https://issuer", "alice").owner();
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://issuer", "alice"));
     private static final Duration REFRESH = Duration.ofSeconds(60);
     private final AtomicLong tokensUsed = new AtomicLong();
     private final List<UsageRange> reads = new ArrayList<>();

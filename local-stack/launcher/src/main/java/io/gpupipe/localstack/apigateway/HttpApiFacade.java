@@ -50,17 +50,18 @@ public final class HttpApiFacade implements AutoCloseable {
         void answered(HttpApiRoute.Match route, byte[] requestBody, int status, byte[] responseBody);
 
         /**
-         * As above, with the owner of the request's caller: the function stores a job under an id derived from it
-         * and the client's requestId ({@link io.gpupipe.model.owner.JobIds}). By default the call above.
+         * As above, with the request's caller as the authorizer vouched for it (null: refused): the function stores a
+         * job under an id derived from its owner and the client's requestId ({@link io.gpupipe.model.owner.JobIds}).
+         * By default the call above.
          */
-        default void answered(HttpApiRoute.Match route, Owner caller, byte[] requestBody, int status,
+        default void answered(HttpApiRoute.Match route, CallerIdentity caller, byte[] requestBody, int status,
                               byte[] responseBody) {
             answered(route, requestBody, status, responseBody);
         }
     }
 
     /** A request's matched route and body, and the answer sent for it; no route for unmatched requests. */
-    private record Answered(Optional<HttpApiRoute.Match> route, Owner caller, byte[] requestBody,
+    private record Answered(Optional<HttpApiRoute.Match> route, CallerIdentity caller, byte[] requestBody,
                             HttpApiPayload.Response response) {
     }
 
@@ -189,7 +190,8 @@ public final class HttpApiFacade implements AutoCloseable {
                 claims = caller.claims();
             }
         }
-        return new Answered(match, owner(claims), body, invoke(exchange, match.get(), body, requestId, claims, null));
+        return new Answered(match, identity(claims), body, invoke(exchange, match.get(), body, requestId, claims,
+                null));
     }
 
     /** A SigV4-signed request: API Gateway's IAM authorizer, then the function with the session's IAM context. */
@@ -197,7 +199,7 @@ public final class HttpApiFacade implements AutoCloseable {
             throws IOException {
         SigV4Authorizer.Decision decision = callers.sigV4().authorize(request(exchange, body));
         if (decision instanceof SigV4Authorizer.Decision.Caller caller) {
-            return new Answered(Optional.of(match), caller.principal().owner(), body, invoke(exchange, match, body,
+            return new Answered(Optional.of(match), caller.principal().identity(), body, invoke(exchange, match, body,
                     requestId, null, caller.principal()));
         }
         console.component("http-api", "403 " + match.route().routeKey() + ": "
@@ -212,9 +214,9 @@ public final class HttpApiFacade implements AutoCloseable {
                 .getHostAddress(), exchange.getProtocol());
     }
 
-    /** The owner the router makes of these claims (none: the anonymous caller); null for a token without a subject. */
-    private static Owner owner(Map<String, String> claims) {
-        return claims == null ? CallerIdentity.ANONYMOUS.owner() : LocalCallers.owner(claims);
+    /** The caller the router makes of these claims (none: the anonymous caller); null for a token without a subject. */
+    private static CallerIdentity identity(Map<String, String> claims) {
+        return claims == null ? CallerIdentity.ANONYMOUS : LocalCallers.identity(claims);
     }
 
     /** Invokes the function with the event of this request; {@code claims} or {@code iam} (or neither) its caller. */

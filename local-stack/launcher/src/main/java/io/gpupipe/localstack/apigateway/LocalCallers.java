@@ -11,9 +11,9 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.localaws.LocalAws;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -100,12 +100,11 @@ public final class LocalCallers {
         return claims.<Decision>map(Decision.Caller::new).orElseGet(Decision.Unauthorized::new);
     }
 
-    /** The owner the router makes of a token's claims (issuer and subject); null for a token without a subject. */
-    public static Owner owner(Map<String, String> claims) {
+    /** The caller the router makes of a token's claims (issuer and subject); null for a token without a subject. */
+    public static CallerIdentity identity(Map<String, String> claims) {
         String issuer = claims.get("iss");
         String subject = claims.get("sub");
-        return issuer == null || subject == null || subject.isBlank() ? null
-                : new CallerIdentity.Jwt(issuer, subject).owner();
+        return issuer == null || subject == null || subject.isBlank() ? null : new CallerIdentity.Jwt(issuer, subject);
     }
 
     public boolean required() {

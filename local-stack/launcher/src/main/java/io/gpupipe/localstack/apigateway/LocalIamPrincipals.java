@@ -1,6 +1,7 @@
 package io.gpupipe.localstack.apigateway;
 
 import io.gpupipe.model.Digests;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.IamCallerScope;
 import io.gpupipe.model.owner.Owner;
 import java.security.SecureRandom;
@@ -42,9 +43,9 @@ public final class LocalIamPrincipals {
             return roleId() + ":" + sessionName;
         }
 
-        /** The owner the router makes of this caller with the default scope. */
-        public Owner owner() {
-            return IamCallerScope.DEFAULT.identify(userArn(), HttpApiPayload.ACCOUNT_ID, callerId()).owner();
+        /** The caller the router makes of this session with the default scope. */
+        public CallerIdentity identity() {
+            return IamCallerScope.DEFAULT.identify(userArn(), HttpApiPayload.ACCOUNT_ID, callerId());
         }
 
         /** The shell line that makes this session the credentials of {@code aws}, {@code awscurl} and the SDKs. */

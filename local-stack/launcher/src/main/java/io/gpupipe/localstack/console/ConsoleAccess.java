@@ -1,7 +1,9 @@
 package io.gpupipe.localstack.console;
 
 import io.gpupipe.localstack.apigateway.LocalCallers;
+import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.net.InetAddress;
 import java.util.Locale;
 import java.util.Optional;
@@ -25,11 +27,13 @@ final class ConsoleAccess {
 
     private final int port;
     private final LocalCallers callers;
+    private final OwnerIds ownerIds;
 
     /** {@code port}: the API's, which the console shares. */
-    ConsoleAccess(int port, LocalCallers callers) {
+    ConsoleAccess(int port, LocalCallers callers, OwnerIds ownerIds) {
         this.port = port;
         this.callers = callers;
+        this.ownerIds = ownerIds;
     }
 
     /** What may be seen through one request. */
@@ -63,9 +67,9 @@ final class ConsoleAccess {
             return new Verdict.Everyone();
         }
         if (callers.decide(authorization) instanceof LocalCallers.Decision.Caller caller) {
-            Owner owner = LocalCallers.owner(caller.claims());
-            if (owner != null) {
-                return new Verdict.Caller(owner);
+            CallerIdentity identity = LocalCallers.identity(caller.claims());
+            if (identity != null) {
+                return new Verdict.Caller(ownerIds.of(identity));
             }
         }
         return new Verdict.Refused(401, "Authorization", authorization == null || authorization.isBlank()

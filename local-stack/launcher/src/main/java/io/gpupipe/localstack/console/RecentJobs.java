@@ -6,12 +6,13 @@ import io.gpupipe.localstack.apigateway.HttpApiFacade;
 import io.gpupipe.localstack.apigateway.HttpApiRoute;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.JobResult;
+import io.gpupipe.model.JobState;
 import io.gpupipe.model.RequestIds;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.owner.OwnerIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -49,22 +50,28 @@ public final class RecentJobs implements ObjectCreatedListener, HttpApiFacade.Ob
     /** Per tier, the jobs the API queued that no worker started yet, oldest first (not bounded by CAPACITY). */
     private final Map<String, Map<String, Instant>> queued = new HashMap<>();
     private final ReentrantLock reading = new ReentrantLock();
+    private final OwnerIds ownerIds;
 
-    /** {@code objects} reads a key of {@code bucket} (empty when absent). */
-    public RecentJobs(String bucket, Function<String, Optional<byte[]>> objects, Clock clock) {
+    /**
+     * {@code objects} reads a key of {@code bucket} (empty when absent); {@code ownerIds}: how the router derives a
+     * caller's owner id.
+     */
+    public RecentJobs(String bucket, Function<String, Optional<byte[]>> objects, Clock clock, OwnerIds ownerIds) {
         this.bucket = bucket;
         this.objects = objects;
         this.clock = clock;
+        this.ownerIds = ownerIds;
     }
 
     @Override
     public void answered(HttpApiRoute.Match route, byte[] requestBody, int status, byte[] responseBody) {
-        answered(route, CallerIdentity.ANONYMOUS.owner(), requestBody, status, responseBody);
+        answered(route, CallerIdentity.ANONYMOUS, requestBody, status, responseBody);
     }
 
     @Override
-    public void answered(HttpApiRoute.Match route, Owner caller, byte[] requestBody, int status,
+    public void answered(HttpApiRoute.Match route, CallerIdentity identity, byte[] requestBody, int status,
                          byte[] responseBody) {
+        Owner caller = identity == null ? null : ownerIds.of(identity);
         String key = route.route().routeKey();
         boolean submission = "POST /v1/jobs".equals(key) || "POST /infer".equals(key);
         if (!submission || status < 200 || status >= 300) {

@@ -7,6 +7,7 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.usage.CostEstimate;
 import io.gpupipe.model.usage.DaySummary;
 import io.gpupipe.model.usage.UsageLayout;
@@ -39,14 +40,14 @@ final class UsageWatch {
     private final Map<String, String> names = new HashMap<>();
     private final Clock clock;
 
-    /** {@code list}: the keys under a prefix of the results bucket. */
-    UsageWatch(Function<String, List<String>> list, TierCatalogue tiers, Clock clock) {
+    /** {@code list}: the keys under a prefix of the results bucket; {@code ownerIds}: how the router derives owners. */
+    UsageWatch(Function<String, List<String>> list, TierCatalogue tiers, Clock clock, OwnerIds ownerIds) {
         this.list = list;
         this.costs = CostEstimate.of(tiers);
         this.clock = clock;
-        names.put(CallerIdentity.ANONYMOUS.owner().hex(), "anonymous");
+        names.put(ownerIds.of(CallerIdentity.ANONYMOUS).hex(), "anonymous");
         for (String subject : List.of(LocalCallers.CALLER_A, LocalCallers.CALLER_B)) {
-            names.put(new CallerIdentity.Jwt(LocalCallers.ISSUER, subject).owner().hex(), subject);
+            names.put(ownerIds.of(new CallerIdentity.Jwt(LocalCallers.ISSUER, subject)).hex(), subject);
         }
     }
 
@@ -77,7 +78,7 @@ final class UsageWatch {
             days.forEach((day, records) -> summaries.put(day, DaySummary.of(day, records)));
             UsageReport report = UsageReport.of(month, Optional.empty(), summaries, costs);
             ObjectNode row = callers.addObject().put("owner", owner).put("caller", names.getOrDefault(owner,
-                    "sha256:" + owner.substring(0, HASH_SHOWN) + "…"));
+                    owner.substring(0, HASH_SHOWN) + "…"));
             row.set("total", JobJson.mapper().valueToTree(report.total()));
         });
         return answer;

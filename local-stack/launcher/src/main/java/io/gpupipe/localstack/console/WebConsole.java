@@ -1,8 +1,8 @@
 package io.gpupipe.localstack.console;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.localstack.apigateway.HttpApiFacade;
+import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.TierDefinition;
 import java.net.URI;
 import java.time.Clock;
@@ -48,7 +48,7 @@ public final class WebConsole implements AutoCloseable {
         String bucket = aws.bucket();
         Function<String, Optional<byte[]>> objects = key -> read(s3, bucket, key);
 
-        RecentJobs jobs = new RecentJobs(bucket, objects, clock);
+        RecentJobs jobs = new RecentJobs(bucket, objects, clock, aws.ownerIds());
         aws.onObjectCreated(jobs);
         api.observe(jobs);
 
@@ -70,10 +70,10 @@ public final class WebConsole implements AutoCloseable {
 
         ConsoleApi consoleApi = new ConsoleApi(aws.tiers(), jobs, objects, sources.traceFile(), queueWatch,
                 sources.workers(), deadLetters, redrive, sources.cloudWatch().map(ScalingWatch::new),
-                new UsageWatch(prefix -> keys(s3, bucket, prefix), aws.tiers(), clock), clock);
+                new UsageWatch(prefix -> keys(s3, bucket, prefix), aws.tiers(), clock, aws.ownerIds()), clock);
         URI s3Origin = URI.create(aws.s3Endpoint().getScheme() + "://" + aws.s3Endpoint().getAuthority());
         api.mount(ConsoleHandler.BASE, new ConsoleHandler(consoleApi, new ConsoleWrites(queueWatch, redrive),
-                new ConsoleAccess(api.port(), sources.callers()), s3Origin, console));
+                new ConsoleAccess(api.port(), sources.callers(), aws.ownerIds()), s3Origin, console));
         return new WebConsole(api.baseUri().resolve(ConsoleHandler.BASE), s3, sqs);
     }
 

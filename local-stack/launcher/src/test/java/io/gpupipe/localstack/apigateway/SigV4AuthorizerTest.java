@@ -135,7 +135,7 @@ class SigV4AuthorizerTest {
                 "arn:aws:sts::000000000000:assumed-role/caller-a/replica-1",
                 "arn:aws:sts::000000000000:assumed-role/caller-a/replica-2",
                 "arn:aws:sts::000000000000:assumed-role/caller-b/replica-1");
-        assertThat(all.get(0).owner()).isEqualTo(all.get(1).owner()).isNotEqualTo(all.get(2).owner());
+        assertThat(all.get(0).identity()).isEqualTo(all.get(1).identity()).isNotEqualTo(all.get(2).identity());
         assertThat(all.get(0).roleId()).isEqualTo(all.get(1).roleId()).startsWith("AROA").hasSize(21);
         assertThat(all).extracting(LocalIamPrincipals.Principal::accessKeyId).doesNotHaveDuplicates()
                 .allSatisfy(key -> assertThat(key).matches("ASIA[A-Z2-7]{16}"))

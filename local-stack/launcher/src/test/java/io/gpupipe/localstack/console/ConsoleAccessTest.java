@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localstack.apigateway.LocalCallers;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.OwnerIds;
+import io.gpupipe.model.seal.DeploymentKey;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -15,10 +17,12 @@ class ConsoleAccessTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final LocalCallers OPTIONAL = LocalCallers.generate(false, Clock.systemUTC());
     private static final LocalCallers REQUIRED = LocalCallers.generate(true, Clock.systemUTC());
+    /** Owner ids as a stack's router derives them, keyed with its deployment key. */
+    private static final OwnerIds OWNER_IDS = DeploymentKey.of(DeploymentKey.generateText()).ownerIds();
 
     @Test
     void check_shouldServeEveryLocalNameOfThePort_andRefuseAnyOtherHostWith421() {
-        ConsoleAccess access = new ConsoleAccess(PORT, OPTIONAL);
+        ConsoleAccess access = new ConsoleAccess(PORT, OPTIONAL, OWNER_IDS);
         for (String host : new String[] {"localhost:8080", "LOCALHOST:8080", "127.0.0.1:8080", "[::1]:8080"}) {
             assertThat(access.check(LOOPBACK, host, null, true)).as(host)
                     .isInstanceOf(ConsoleAccess.Verdict.Everyone.class);
@@ -32,25 +36,25 @@ class ConsoleAccessTest {
         }
         assertThat(access.check(LOOPBACK, null, null, false)).isInstanceOf(ConsoleAccess.Verdict.Refused.class);
         // a browser leaves out port 80
-        assertThat(new ConsoleAccess(80, OPTIONAL).check(LOOPBACK, "localhost", null, true))
+        assertThat(new ConsoleAccess(80, OPTIONAL, OWNER_IDS).check(LOOPBACK, "localhost", null, true))
                 .isInstanceOf(ConsoleAccess.Verdict.Everyone.class);
     }
 
     @Test
     void check_shouldRefuseAConnectionFromAnotherMachine() throws UnknownHostException {
-        ConsoleAccess.Verdict verdict = new ConsoleAccess(PORT, OPTIONAL).check(InetAddress.getByName("192.0.2.7"),
-                "localhost:8080", null, false);
+        ConsoleAccess.Verdict verdict = new ConsoleAccess(PORT, OPTIONAL, OWNER_IDS).check(
+                InetAddress.getByName("192.0.2.7"), "localhost:8080", null, false);
         assertThat(verdict).isInstanceOf(ConsoleAccess.Verdict.Refused.class);
         assertThat(((ConsoleAccess.Verdict.Refused) verdict).status()).isEqualTo(403);
     }
 
     @Test
     void check_withATokenRequired_shouldScopeCallsToTheTokensCaller_andRefuseCallsWithoutOne() {
-        ConsoleAccess access = new ConsoleAccess(PORT, REQUIRED);
+        ConsoleAccess access = new ConsoleAccess(PORT, REQUIRED, OWNER_IDS);
         String host = "localhost:8080";
         assertThat(access.check(LOOPBACK, host, "Bearer " + REQUIRED.token(LocalCallers.CALLER_B), true))
-                .isEqualTo(new ConsoleAccess.Verdict.Caller(new CallerIdentity.Jwt(LocalCallers.ISSUER,
-                        LocalCallers.CALLER_B).owner()));
+                .isEqualTo(new ConsoleAccess.Verdict.Caller(OWNER_IDS.of(new CallerIdentity.Jwt(LocalCallers.ISSUER,
+                        LocalCallers.CALLER_B))));
         for (String authorization : new String[] {null, "", "Bearer nonsense",
                 "Bearer " + OPTIONAL.token(LocalCallers.CALLER_A)}) {
             ConsoleAccess.Verdict verdict = access.check(LOOPBACK, host, authorization, true);

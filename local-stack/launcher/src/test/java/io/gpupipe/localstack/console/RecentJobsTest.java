@@ -54,7 +54,7 @@ class RecentJobsTest {
 
     @BeforeEach
     void newList() {
-        jobs = new RecentJobs(aws.bucket(), this::read, Clock.systemUTC());
+        jobs = new RecentJobs(aws.bucket(), this::read, Clock.systemUTC(), aws.ownerIds());
         aws.onObjectCreated(jobs);
     }
 
@@ -63,7 +63,7 @@ class RecentJobsTest {
         // given the API accepted a job (the router wrote its marker first)
         String id = UUID.randomUUID().toString();
         // stored under the id derived from its caller (the anonymous one here) and the client's id
-        String stored = JobIds.stored(CallerIdentity.ANONYMOUS.owner(), id);
+        String stored = JobIds.stored(aws.ownerIds().of(CallerIdentity.ANONYMOUS), id);
         Instant submitted = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         put(JobLayout.markerKey(stored), new JobState(stored, JobStatus.QUEUED, SMALL, Task.GENERATE, submitted, submitted,
                 null, null));
@@ -156,12 +156,14 @@ class RecentJobsTest {
     @Test
     void newestOfAnOwner_shouldListOnlyItsJobs_andNameItsOwnIdsOnly() {
         // given: jobs of two callers through the API, one sent straight to a queue by a producer that names A
-        Owner a = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A).owner();
-        Owner b = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_B).owner();
+        CallerIdentity callerA = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A);
+        CallerIdentity callerB = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_B);
+        Owner a = aws.ownerIds().of(callerA);
+        Owner b = aws.ownerIds().of(callerB);
         String ofA = UUID.randomUUID().toString();
         String ofB = UUID.randomUUID().toString();
-        answer(a, ofA, "{\"prompt\":\"A's\"}");
-        answer(b, ofB, "{\"prompt\":\"B's\"}");
+        answer(callerA, ofA, "{\"prompt\":\"A's\"}");
+        answer(callerB, ofB, "{\"prompt\":\"B's\"}");
         String direct = UUID.randomUUID().toString();
         Instant now = Instant.now();
         put(JobLayout.markerKey(direct), new JobState(direct, JobStatus.QUEUED, SMALL, Task.GENERATE, now, now, null,
@@ -193,7 +195,7 @@ class RecentJobsTest {
                 + "\"status\":\"queued\"}");
     }
 
-    private void answer(Owner caller, String id, String request) {
+    private void answer(CallerIdentity caller, String id, String request) {
         HttpApiRoute.Match route = HttpApiRoute.find(HttpApiRoute.ROUTER, "POST", "/v1/jobs").orElseThrow();
         jobs.answered(route, caller, request.getBytes(StandardCharsets.UTF_8), 202, ("{\"requestId\":\"" + id
                 + "\",\"tier\":\"small\",\"status\":\"queued\"}").getBytes(StandardCharsets.UTF_8));

@@ -8,6 +8,8 @@ import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
+import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.usage.UsageLayout;
 import io.gpupipe.model.usage.UsageRecord;
 import java.time.Clock;
@@ -21,8 +23,10 @@ import org.junit.jupiter.api.Test;
 /** The console's usage page: every caller's records of the month, named when a local caller, counted once each. */
 class UsageWatchTest {
     private static final Instant NOW = Instant.parse("2026-12-03T12:00:00Z");
-    private static final Owner A = new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A).owner();
-    private static final Owner OTHER = new CallerIdentity.Jwt("https://elsewhere", "x").owner();
+    /** Owner ids as a stack's router derives them, keyed with its deployment key. */
+    private static final OwnerIds OWNER_IDS = DeploymentKey.of(DeploymentKey.generateText()).ownerIds();
+    private static final Owner A = OWNER_IDS.of(new CallerIdentity.Jwt(LocalCallers.ISSUER, LocalCallers.CALLER_A));
+    private static final Owner OTHER = OWNER_IDS.of(new CallerIdentity.Jwt("https://elsewhere", "x"));
 
     private static String key(Owner owner, String day, long completionTokens) {
         return UsageLayout.recordKey(owner, new UsageRecord(UUID.randomUUID().toString(), LocalDate.parse(day),
@@ -37,7 +41,7 @@ class UsageWatchTest {
                 key(OTHER, "2026-12-03", 7), UsageLayout.RECORDS_PREFIX + A.hex() + "/2026-12-01/readme.txt",
                 UsageLayout.RECORDS_PREFIX + "junk");
         UsageWatch watch = new UsageWatch(prefix -> keys.stream().filter(k -> k.startsWith(prefix)).toList(),
-                TierCatalogue.bundled(), Clock.fixed(NOW, ZoneOffset.UTC));
+                TierCatalogue.bundled(), Clock.fixed(NOW, ZoneOffset.UTC), OWNER_IDS);
 
         // when
         JsonNode usage = watch.usage();
@@ -53,7 +57,7 @@ class UsageWatchTest {
         assertThat(a.at("/total/completionTokens").asLong()).isEqualTo(15);
         JsonNode other = callers.findParents("owner").stream().filter(c -> c.path("owner").asText()
                 .equals(OTHER.hex())).findFirst().orElseThrow();
-        assertThat(other.path("caller").asText()).startsWith("sha256:" + OTHER.hex().substring(0, 12));
+        assertThat(other.path("caller").asText()).startsWith(OTHER.hex().substring(0, 12));
         assertThat(other.at("/total/estimatedCostUsd").asDouble()).isPositive();
     }
 }

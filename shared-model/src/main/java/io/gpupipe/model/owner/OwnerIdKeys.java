@@ -1,0 +1,45 @@
+package io.gpupipe.model.owner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The owner-id derivations a deployment uses: {@code current} for every caller's owner from now on, and the
+ * {@code earlier} ones whose ids it still honours when a caller reads, cancels or resubmits what it submitted before
+ * (docs/security.md, "Owner ids"): the deployment key's previous version while a rotation is under way, and the unkeyed
+ * SHA-256 ids when the deployment was upgraded from them ({@code acceptUnkeyed}).
+ */
+public record OwnerIdKeys(OwnerIds current, List<OwnerIds> earlier) {
+    public OwnerIdKeys {
+        Objects.requireNonNull(current, "current");
+        earlier = List.copyOf(earlier);
+    }
+
+    /** One derivation, nothing earlier honoured. */
+    public static OwnerIdKeys only(OwnerIds current) {
+        return new OwnerIdKeys(current, List.of());
+    }
+
+    /**
+     * The current key's ids, then the previous key's (when there is one), then the unkeyed ids when
+     * {@code acceptUnkeyed}; without any key, the unkeyed ids alone.
+     */
+    public static OwnerIdKeys of(Optional<OwnerIds> current, Optional<OwnerIds> previous, boolean acceptUnkeyed) {
+        if (current.isEmpty()) {
+            return only(OwnerIds.UNKEYED);
+        }
+        List<OwnerIds> earlier = new ArrayList<>(2);
+        previous.ifPresent(earlier::add);
+        if (acceptUnkeyed) {
+            earlier.add(OwnerIds.UNKEYED);
+        }
+        return new OwnerIdKeys(current.get(), earlier);
+    }
+
+    /** The owner ids {@code caller} is known by. */
+    public CallerOwners of(CallerIdentity caller) {
+        return new CallerOwners(current.of(caller), earlier.stream().map(ids -> ids.of(caller)).toList());
+    }
+}
