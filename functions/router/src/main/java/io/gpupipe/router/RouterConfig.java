@@ -3,6 +3,7 @@ package io.gpupipe.router;
 import io.gpupipe.jobs.quota.BatchLinesQuota;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.owner.IamCallerScope;
+import io.gpupipe.model.owner.OwnerIdKeys;
 import io.gpupipe.router.aws.ClientSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -77,7 +78,7 @@ public interface RouterConfig {
 
     /**
      * Whether callers' unkeyed owner ids (plain SHA-256, from before owner ids were keyed with the deployment key) are
-     * still honoured for what they submitted under them ({@code GPUPIPE_ROUTER_ACCEPT_UNKEYED_OWNER_IDS}; SAM's
+     * still honoured for what they submitted under them ({@link OwnerIdKeys#ACCEPT_UNKEYED_ENV}; SAM's
      * {@code AcceptUnkeyedOwnerIds}): on while an upgraded deployment's older jobs and batches may still be read,
      * docs/security.md "Owner ids".
      */

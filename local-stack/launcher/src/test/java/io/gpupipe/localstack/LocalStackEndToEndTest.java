@@ -46,6 +46,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,8 +60,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * The whole pipeline in this JVM and its child processes (the real router and notifier packages in lambda hosts, a
  * real worker process): jobs over HTTP and straight to SQS, results in S3, S3 events to the notifier, the metric
- * schedule. Only the small and speech tiers get a worker, so jobs routed to large stay queued: that makes "cancel before
- * start" deterministic.
+ * schedule. Only the small and speech tiers get a worker (and the embedding tier, where the GGUF is, for the nested
+ * {@link EmbeddingJobs}), so jobs routed to large stay queued: that makes "cancel before start" deterministic.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalStackEndToEndTest {
@@ -87,7 +88,9 @@ class LocalStackEndToEndTest {
         // not the @TempDir field: it is not injected yet when a PER_CLASS @BeforeAll runs
         Path traceFile = Files.createTempDirectory("gpupipe-e2e-").resolve("traces.jsonl");
         LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), cache).withFreePorts()
-                .withWorkers(Set.of(Tier.of("small"), Tier.of("speech"))).withMetricInterval(Duration.ofSeconds(3))
+                .withWorkers(Files.isRegularFile(TEXT_MODEL) ? Set.of(Tier.of("small"), Tier.of("speech"),
+                        Tier.of("embed")) : Set.of(Tier.of("small"), Tier.of("speech")))
+                .withMetricInterval(Duration.ofSeconds(3))
                 .withTextModel(Files.isRegularFile(TEXT_MODEL) ? TEXT_MODEL : null)
                 .withTraceFile(traceFile);
         PrintStream tee = new PrintStream(new TeeStream(System.out, output), true, StandardCharsets.UTF_8);
@@ -95,6 +98,15 @@ class LocalStackEndToEndTest {
         api = new ApiClient(stack.apiUri());
         s3 = stack.aws().newS3Client();
         sqs = stack.aws().newSqsClient();
+    }
+
+    /** The embedding checks ({@link EmbeddingJobs}) on this class's stack. */
+    @Nested
+    class EmbeddingTest extends EmbeddingJobs {
+        @Override
+        LocalStack stack() {
+            return stack;
+        }
     }
 
     @AfterAll

@@ -12,6 +12,9 @@ import java.util.Optional;
  * SHA-256 ids when the deployment was upgraded from them ({@code acceptUnkeyed}).
  */
 public record OwnerIdKeys(OwnerIds current, List<OwnerIds> earlier) {
+    /** The router's setting that honours callers' unkeyed ids (SAM's {@code AcceptUnkeyedOwnerIds}). */
+    public static final String ACCEPT_UNKEYED_ENV = "GPUPIPE_ROUTER_ACCEPT_UNKEYED_OWNER_IDS";
+
     public OwnerIdKeys {
         Objects.requireNonNull(current, "current");
         earlier = List.copyOf(earlier);

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localstack.events.SqsEventSource;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.seal.MessageOrigin;
+import io.gpupipe.model.seal.MessageSeal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -29,8 +33,8 @@ public final class DeadLetters implements SqsEventSource.Observer {
     static final int BODY_EXCERPT = 500;
 
     /**
-     * One message on the DLQ: why it is there ({@code ErrorReason}, set by the worker), where it came from, and the
-     * {@code owner} its body names (null: none, or no job JSON).
+     * One message on the DLQ: why it is there ({@code ErrorReason}, set by the worker), where it came from, and whose
+     * it is: the {@code owner} its body names when sealed (null: none, or no job JSON), else the queue owner.
      */
     public record Letter(String messageId, Instant sentAt, int receiveCount, String originalQueue, String reason,
                          String body, Instant lastSeenAt, String owner) {
@@ -39,10 +43,12 @@ public final class DeadLetters implements SqsEventSource.Observer {
     private final Clock clock;
     private final Duration forgetAfter;
     private final Map<String, Letter> letters = new LinkedHashMap<>();
+    private final Optional<MessageSeal> seals;
 
-    public DeadLetters(Clock clock, Duration forgetAfter) {
+    public DeadLetters(Clock clock, Duration forgetAfter, Optional<MessageSeal> seals) {
         this.clock = clock;
         this.forgetAfter = forgetAfter;
+        this.seals = seals;
     }
 
     @Override
@@ -77,17 +83,25 @@ public final class DeadLetters implements SqsEventSource.Observer {
         letters.clear();
     }
 
-    private static Letter letter(Message message, Instant now) {
+    private Letter letter(Message message, Instant now) {
         Map<MessageSystemAttributeName, String> attributes = message.attributes();
         String body = message.body() == null ? "" : message.body();
         return new Letter(message.messageId(), epochMillis(attributes.get(MessageSystemAttributeName.SENT_TIMESTAMP),
                 now), number(attributes.get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)),
                 text(message.messageAttributes().get(MessageAttributes.ORIGINAL_QUEUE)),
                 text(message.messageAttributes().get(MessageAttributes.ERROR_REASON)),
-                body.length() <= BODY_EXCERPT ? body : body.substring(0, BODY_EXCERPT - 1) + "…", now, owner(body));
+                body.length() <= BODY_EXCERPT ? body : body.substring(0, BODY_EXCERPT - 1) + "…", now,
+                owner(body, text(message.messageAttributes().get(MessageAttributes.SEAL))));
     }
 
-    private static String owner(String body) {
+    /**
+     * Whose the message is, by the worker's rule ({@link MessageOrigin}): the owner its body names only when the
+     * router or the batch function sealed it; any other message is its producer's, the queue owner's.
+     */
+    private String owner(String body, String seal) {
+        if (MessageOrigin.of(seals, body, seal) == MessageOrigin.PRODUCER) {
+            return Owner.QUEUE.value();
+        }
         try {
             return JobJson.read(body, JsonNode.class).path("owner").asText(null);
         } catch (RuntimeException e) {

@@ -64,7 +64,8 @@ public final class WebConsole implements AutoCloseable {
         QueueWatch queueWatch = new QueueWatch(sqs, queues);
 
         Duration dlqVisibility = Duration.ofSeconds(Long.parseLong(dlq.get(QueueAttributeName.VISIBILITY_TIMEOUT)));
-        DeadLetters deadLetters = new DeadLetters(clock, dlqVisibility.plus(RECEIVE_SLACK));
+        DeadLetters deadLetters = new DeadLetters(clock, dlqVisibility.plus(RECEIVE_SLACK),
+                Optional.of(aws.messageSeal()));
         sources.dlqEvents().ifPresent(source -> source.observe(deadLetters));
         Optional<Redrive> redrive = Optional.of(new Redrive(sqs, dlq.get(QueueAttributeName.QUEUE_ARN)));
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.localstack.internal.Console;
-import io.gpupipe.model.Tier;
 import io.gpupipe.model.embedding.EmbeddingResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,50 +12,37 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Embedding jobs and an embedding batch through the whole local pipeline: the router routes them to the embedding
  * tier, whose worker embeds with real llama.cpp from the TinyStories GGUF (64 values per vector), and a repeat is
- * answered from the result cache (on by default for that tier) with the same vectors. Only the embedding tier gets a
- * worker. Skipped without the GGUF.
+ * answered from the result cache (on by default for that tier) with the same vectors. Run nested in
+ * {@link LocalStackEndToEndTest}, on its stack (which gives the embedding tier a worker where the GGUF is), as
+ * {@code LocalStackEndToEndTest$EmbeddingTest}; a stack of their own cost about 40 s of the launcher's tests. Skipped
+ * without the GGUF.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class LocalStackEmbeddingTest {
+abstract class EmbeddingJobs {
     private static final Path TEXT_MODEL = TestPaths.sharedModel();
     /** stories260K's embedding length ({@code llama.embedding_length}): the documented dimension locally. */
     private static final int DIMENSIONS = 64;
     private static final Duration JOB_LIMIT = Duration.ofSeconds(90);
     private static final Duration BATCH_LIMIT = Duration.ofMinutes(3);
 
-    @TempDir
-    Path cache;
-
-    private LocalStack stack;
     private ApiClient api;
 
+    /** A started stack whose embedding tier has a worker: the stack of the class these checks are nested in. */
+    abstract LocalStack stack();
+
     @BeforeAll
-    void start() throws Exception {
+    void connect() {
         assumeTrue(Files.isRegularFile(TEXT_MODEL), "skipped: no text model at " + TEXT_MODEL
                 + " (../shared/models/stories260K.gguf): the local embedding tier embeds with it");
-        RequiredPackages.assertBuilt();
-        LaunchOptions options = LaunchOptions.defaults(TestPaths.repo(), Files.createTempDirectory("gpupipe-embed-"))
-                .withFreePorts().withWorkers(Set.of(Tier.of("embed"))).withTextModel(TEXT_MODEL);
-        stack = StackAssembler.start(options, new Console(System.out));
-        api = new ApiClient(stack.apiUri());
-    }
-
-    @AfterAll
-    void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        api = new ApiClient(stack().apiUri());
     }
 
     @Test
@@ -105,7 +90,7 @@ class LocalStackEmbeddingTest {
 
     @Test
     void embeddingBatch_shouldWriteOpenAisEmbeddingLines_theSameVectorsOnARepeat() {
-        assumeTrue(stack.events().batch().isPresent(), "skipped: functions/batch not built");
+        assumeTrue(stack().events().batch().isPresent(), "skipped: functions/batch not built");
         // given
         String lines = String.join("\n",
                 line("a", "\"Once upon a time\""),
