@@ -37,8 +37,15 @@ public final class JobRequestParser {
 
     /** Result of parsing: a valid job, or every field error (and the requestId when one could be read). */
     public sealed interface Outcome {
-        /** The request is valid; defaults applied and requestId normalised to lower case. */
-        record Valid(InferenceJob job) implements Outcome {
+        /**
+         * The request is valid; defaults applied and requestId normalised to lower case. {@code requestIdChosen}:
+         * its sender named the requestId (false: the parser generated one, so no earlier job can have it).
+         */
+        record Valid(InferenceJob job, boolean requestIdChosen) implements Outcome {
+            /** A job whose requestId its sender named (every queue message names its own). */
+            public Valid(InferenceJob job) {
+                this(job, true);
+            }
         }
 
         /** The request is invalid; {@code requestId} is present when the body carried a valid one. */
@@ -106,13 +113,14 @@ public final class JobRequestParser {
         }
         var errors = new ArrayList<FieldError>();
         var fields = new FieldReader(body, errors);
+        boolean requestIdChosen = !fields.isAbsent("requestId");
         String requestId = readRequestId(fields);
         // who a job belongs to, when it was sent and which batch it is a line of are never the client's to say
         JobFields job = JobFields.read(fields, tiers, consumer, true);
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
-        return new Outcome.Valid(job.toJob(JobKey.stored(requestId, null), null, null));
+        return new Outcome.Valid(job.toJob(JobKey.stored(requestId, null), null, null), requestIdChosen);
     }
 
     /** The requestId the client chose (normalised), or a generated one when it chose none. */

@@ -69,11 +69,13 @@ public final class JobService {
             return new SubmitOutcome.Rejected(invalid.errors(), invalid.requestId());
         }
         Instant now = clock.instant();
-        InferenceJob job = ((JobRequestParser.Outcome.Valid) parsed).job().withSubmittedAt(now)
-                .submittedBy(owners.current());
+        JobRequestParser.Outcome.Valid valid = (JobRequestParser.Outcome.Valid) parsed;
+        InferenceJob job = valid.job().withSubmittedAt(now).submittedBy(owners.current());
         // a resubmission of a job the caller submitted under an earlier owner id (before a key rotation or the
-        // upgrade to keyed ids) is that job, not a second one
-        Optional<JobView> earlier = earlierJob(job.clientRequestId(), owners);
+        // upgrade to keyed ids) is that job, not a second one; a requestId the parser generated has no earlier job,
+        // so only a client that names its ids pays the extra read, and only while earlier ids are honoured
+        Optional<JobView> earlier = valid.requestIdChosen() ? earlierJob(job.clientRequestId(), owners)
+                : Optional.empty();
         if (earlier.isPresent()) {
             return new SubmitOutcome.Duplicate(earlier.get());
         }

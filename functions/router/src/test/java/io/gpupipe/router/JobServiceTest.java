@@ -43,6 +43,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -142,6 +144,34 @@ class JobServiceTest {
         assertThat(unseen).isEqualTo(new StatusOutcome.NotFound(id));
         assertThat(service.cancel(id, CallerOwners.only(keyed))).isEqualTo(new CancelOutcome.NotFound(id));
         assertThat(service.cancel(id, honoured)).isInstanceOf(CancelOutcome.Cancelled.class);
+    }
+
+    @Test
+    void earlierOwnerIds_shouldCostNoRead_forASubmissionWhoseRequestIdTheRouterGenerated() {
+        // given: a caller with an earlier owner id honoured, and a store that counts the markers read
+        CallerIdentity caller = new CallerIdentity.Jwt("https://idp.example.com", "upgraded-" + UUID.randomUUID());
+        CallerOwners honoured = new CallerOwners(DeploymentKey.of(DeploymentKey.generateText()).ownerIds().of(caller),
+                List.of(OwnerIds.UNKEYED.of(caller)));
+        List<String> read = Collections.synchronizedList(new ArrayList<>());
+        JobService service = service(new ForwardingStore(store) {
+            @Override
+            public Optional<StoredMarker> readMarker(String requestId) {
+                read.add(requestId);
+                return super.readMarker(requestId);
+            }
+        }, line -> { });
+
+        // when: one submission names no requestId, another names one
+        SubmitOutcome generated = service.submit("{\"prompt\":\"Hi\"}", honoured);
+        String named = UUID.randomUUID().toString();
+        SubmitOutcome chosen = service.submit("{\"requestId\":\"" + named + "\",\"prompt\":\"Hi\"}", honoured);
+
+        // then: both accepted; only the named one was looked for under the earlier id
+        assertThat(generated).isInstanceOf(SubmitOutcome.Accepted.class);
+        assertThat(chosen).isInstanceOf(SubmitOutcome.Accepted.class);
+        assertThat(read).contains(JobIds.stored(OwnerIds.UNKEYED.of(caller), named))
+                .doesNotContain(JobIds.stored(OwnerIds.UNKEYED.of(caller),
+                        ((SubmitOutcome.Accepted) generated).job().clientRequestId()));
     }
 
     @Test

@@ -26,19 +26,16 @@ public record OwnerIdKeys(OwnerIds current, List<OwnerIds> earlier) {
     }
 
     /**
-     * The current key's ids, then the previous key's (when there is one), then the unkeyed ids when
-     * {@code acceptUnkeyed}; without any key, the unkeyed ids alone.
+     * The current key's ids, then the previous key's (while the key has one), then the unkeyed ids when
+     * {@code acceptUnkeyed}.
      */
-    public static OwnerIdKeys of(Optional<OwnerIds> current, Optional<OwnerIds> previous, boolean acceptUnkeyed) {
-        if (current.isEmpty()) {
-            return only(OwnerIds.UNKEYED);
-        }
+    public static OwnerIdKeys of(OwnerIds current, Optional<OwnerIds> previous, boolean acceptUnkeyed) {
         List<OwnerIds> earlier = new ArrayList<>(2);
         previous.ifPresent(earlier::add);
         if (acceptUnkeyed) {
             earlier.add(OwnerIds.UNKEYED);
         }
-        return new OwnerIdKeys(current.get(), earlier);
+        return new OwnerIdKeys(current, earlier);
     }
 
     /** The owner ids {@code caller} is known by. */

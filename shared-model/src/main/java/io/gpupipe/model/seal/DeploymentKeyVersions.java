@@ -29,6 +29,6 @@ public record DeploymentKeyVersions(DeploymentKey current, Optional<DeploymentKe
      * {@code acceptUnkeyed}, still honoured for what callers submitted under them.
      */
     public OwnerIdKeys ownerIds(boolean acceptUnkeyed) {
-        return OwnerIdKeys.of(Optional.of(current.ownerIds()), previous.map(DeploymentKey::ownerIds), acceptUnkeyed);
+        return OwnerIdKeys.of(current.ownerIds(), previous.map(DeploymentKey::ownerIds), acceptUnkeyed);
     }
 }

@@ -80,7 +80,7 @@ class OwnerIdsTest {
         assertThat(after.earlier()).isEmpty();
         assertThat(after.includes(KEY.ownerIds().of(ALICE))).isFalse();
         // a deployment without a key: the unkeyed ids alone
-        assertThat(OwnerIdKeys.of(Optional.empty(), Optional.empty(), true).of(ALICE))
+        assertThat(OwnerIdKeys.only(OwnerIds.UNKEYED).of(ALICE))
                 .isEqualTo(CallerOwners.only(OwnerIds.UNKEYED.of(ALICE)));
     }
 
