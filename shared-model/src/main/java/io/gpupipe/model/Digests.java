@@ -25,8 +25,7 @@ public final class Digests {
      * text keeps its plain UTF-8 digest.
      */
     public static String sha256Hex(String text) {
-        return HexFormat.of().formatHex(sha256().digest(isWellFormed(text)
-                ? text.getBytes(StandardCharsets.UTF_8) : wtf8(text)));
+        return HexFormat.of().formatHex(sha256().digest(bytesOf(text)));
     }
 
     /**
@@ -59,8 +58,12 @@ public final class Digests {
 
     /** HMAC-SHA256 (hex) of the text under {@code key}, its bytes encoded as {@link #sha256Hex(String)} does. */
     public static String hmacSha256Hex(byte[] key, String text) {
-        return HexFormat.of().formatHex(hmacSha256(key, isWellFormed(text)
-                ? text.getBytes(StandardCharsets.UTF_8) : wtf8(text)));
+        return HexFormat.of().formatHex(hmacSha256(key, bytesOf(text)));
+    }
+
+    /** The text's UTF-8 bytes, an unpaired surrogate as its own three bytes (WTF-8): see {@link #sha256Hex(String)}. */
+    private static byte[] bytesOf(String text) {
+        return isWellFormed(text) ? text.getBytes(StandardCharsets.UTF_8) : wtf8(text);
     }
 
     /** SHA-256 (hex) of everything {@code in} holds (read to its end, not closed). */

@@ -26,6 +26,7 @@ import io.gpupipe.router.internal.RoutingMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.jboss.logging.MDC;
 
@@ -74,10 +75,10 @@ public final class JobService {
         // a resubmission of a job the caller submitted under an earlier owner id (before a key rotation or the
         // upgrade to keyed ids) is that job, not a second one; a requestId the parser generated has no earlier job,
         // so only a client that names its ids pays the extra read, and only while earlier ids are honoured
-        Optional<JobView> earlier = valid.requestIdChosen() ? earlierJob(job.clientRequestId(), owners)
+        Optional<FoundJob> earlier = valid.requestIdChosen() ? firstFound(owners.earlier(), job.clientRequestId())
                 : Optional.empty();
         if (earlier.isPresent()) {
-            return new SubmitOutcome.Duplicate(earlier.get());
+            return new SubmitOutcome.Duplicate(earlier.get().seen());
         }
         RoutingDecision decision = policy.route(job);
         // every log line of this submission names the job (JSON logs: mdc.requestId, mdc.tier)
@@ -100,15 +101,9 @@ public final class JobService {
         if (!RequestIds.isValid(rawId)) {
             return new StatusOutcome.InvalidId(rawId);
         }
-        for (Owner owner : owners.all()) {
-            JobKey key = JobKey.submitted(owner, rawId);
-            Optional<JobView> view = new OwnedJobStore(store, owner).view(key.storedId());
-            if (view.isPresent()) {
-                return new StatusOutcome.Found(view.get().seenAs(key.clientRequestId()),
-                        links(key.storedId(), view.get()));
-            }
-        }
-        return new StatusOutcome.NotFound(RequestIds.normalize(rawId));
+        return firstFound(owners.all(), rawId).<StatusOutcome>map(found -> new StatusOutcome.Found(found.seen(),
+                links(found.key().storedId(), found.view()))).orElseGet(() -> new StatusOutcome.NotFound(
+                RequestIds.normalize(rawId)));
     }
 
     /**
@@ -129,12 +124,20 @@ public final class JobService {
         return outcome;
     }
 
-    private Optional<JobView> earlierJob(String clientRequestId, CallerOwners owners) {
-        for (Owner owner : owners.earlier()) {
+    /** A job found under one of a caller's owner ids: its key, its stored view, and the view its client sees. */
+    private record FoundJob(JobKey key, JobView view) {
+        JobView seen() {
+            return view.seenAs(key.clientRequestId());
+        }
+    }
+
+    /** The job {@code clientRequestId} names under the first of {@code owners} that holds one (one read per id). */
+    private Optional<FoundJob> firstFound(List<Owner> owners, String clientRequestId) {
+        for (Owner owner : owners) {
             JobKey key = JobKey.submitted(owner, clientRequestId);
             Optional<JobView> view = new OwnedJobStore(store, owner).view(key.storedId());
             if (view.isPresent()) {
-                return Optional.of(view.get().seenAs(key.clientRequestId()));
+                return Optional.of(new FoundJob(key, view.get()));
             }
         }
         return Optional.empty();

@@ -29,9 +29,8 @@ import org.jboss.logging.Logger;
  * all it tried were taken, one listing shows the free ones, or that there are none: refused. For its Retry-After
  * after such a refusal, this instance only lists that caller's slots when one listing shows them all (limit ≤ 1,000:
  * exact), and otherwise tries one random slot and lists nothing: either way a caller hammering at its limit costs one
- * call per request. A refused caller has a window of its slots
- * re-checked at most once a minute per router instance ({@link SlotRules#rechecked}): a slot whose job ended
- * without its release is freed.
+ * call per request. A refused caller has a window of its slots re-checked at most once a minute per router instance
+ * ({@link SlotRules#rechecked}): a slot whose job ended without its release is freed.
  */
 public final class JobSlotQuota implements JobQuota {
     private static final Logger LOG = Logger.getLogger(JobSlotQuota.class);
