@@ -1,7 +1,7 @@
 package io.gpupipe.adapters;
 
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.batch.ChunkManifest;
+import io.gpupipe.model.job.JobResult;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.gpupipe.adapters;
 
-import io.gpupipe.model.JobResult;
+import io.gpupipe.model.job.JobResult;
 
 /**
  * Settling a job: its marker as read and its one terminal result, written create-only. The role every writer of a

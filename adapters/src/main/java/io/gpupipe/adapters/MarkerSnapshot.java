@@ -1,6 +1,6 @@
 package io.gpupipe.adapters;
 
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.job.JobState;
 import java.util.Optional;
 
 /**

@@ -7,7 +7,7 @@ import java.time.Instant;
  * delivered it ({@code ApproximateReceiveCount}), when it was sent ({@code SentTimestamp}) and the trace it belongs
  * to (its {@code traceparent} attribute, or one read from {@code AWSTraceHeader}; null when it carries neither), its
  * {@code MessageGroupId} (the owner of a job message: the tenant SQS fair queues balance by; null when it has
- * none), and its seal ({@link io.gpupipe.model.MessageAttributes#SEAL}: the router's or the batch function's proof
+ * none), and its seal ({@link io.gpupipe.model.job.MessageAttributes#SEAL}: the router's or the batch function's proof
  * that they sent it; null when it carries none).
  */
 public record QueueMessage(String messageId, String receiptHandle, String body, int receiveCount, Instant sentAt,

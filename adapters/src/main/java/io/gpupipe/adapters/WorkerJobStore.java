@@ -1,6 +1,6 @@
 package io.gpupipe.adapters;
 
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.job.JobState;
 import java.util.Optional;
 
 /** The results bucket as the worker uses it (S3 behind {@code io.gpupipe.adapters.aws.S3JobStore}). */

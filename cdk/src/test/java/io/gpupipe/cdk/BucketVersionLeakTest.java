@@ -5,8 +5,8 @@ import static io.gpupipe.cdk.TemplateJson.map;
 import static io.gpupipe.cdk.TemplateJson.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.batch.BatchLayout;
+import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.usage.UsageLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,12 +2,12 @@ package io.gpupipe.cdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobRequestParser;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.model.routing.RoutingPolicy;
 import io.gpupipe.model.routing.RoutingThresholds;

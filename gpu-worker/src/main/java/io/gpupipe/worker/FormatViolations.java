@@ -1,8 +1,8 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.worker.backend.Generation;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.adapters.QueueMessage;
-import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.job.InferenceJob;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,17 +1,17 @@
 package io.gpupipe.worker;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.worker.consumption.Backoff;
-import io.gpupipe.worker.consumption.ModelFailure;
-import io.gpupipe.worker.consumption.RetryBudget;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.retry.RetryPolicy;
+import io.gpupipe.telemetry.SpanAttributes;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.backend.SpeechAudio;
-import io.gpupipe.telemetry.SpanAttributes;
+import io.gpupipe.worker.consumption.Backoff;
+import io.gpupipe.worker.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.RetryBudget;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;

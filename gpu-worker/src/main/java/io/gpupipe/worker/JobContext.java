@@ -1,10 +1,10 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.adapters.QueueMessage;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.worker.backend.ModelIdentity;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,12 +2,12 @@ package io.gpupipe.worker;
 
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.WorkerJobStore;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.QueuedJob;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.QueuedJob;
 import io.gpupipe.model.seal.MessageOrigin;
-import io.gpupipe.worker.consumption.QueueWait;
 import io.gpupipe.worker.backend.InferenceBackend;
+import io.gpupipe.worker.consumption.QueueWait;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Function;

@@ -3,12 +3,12 @@ package io.gpupipe.worker;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.adapters.WorkerJobStore;
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
-import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
+import io.gpupipe.model.job.QueuedJob;
 import java.time.Clock;
 import java.util.Objects;
 

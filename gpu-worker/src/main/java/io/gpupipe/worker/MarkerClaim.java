@@ -2,11 +2,11 @@ package io.gpupipe.worker;
 
 import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.adapters.WorkerJobStore;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobState;
+import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.worker.consumption.RunningElsewhere;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,12 +1,12 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.adapters.CacheStore;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.TierDefinition;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.cache.CachePolicy;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.worker.backend.ModelIdentity;
 import java.time.Clock;
 import java.util.Optional;

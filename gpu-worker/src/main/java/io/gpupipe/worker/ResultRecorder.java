@@ -1,11 +1,10 @@
 package io.gpupipe.worker;
 
 import io.gpupipe.adapters.WorkerJobStore;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.embedding.EmbeddingOutputs;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.telemetry.Traces;
 import io.gpupipe.worker.backend.ModelIdentity;

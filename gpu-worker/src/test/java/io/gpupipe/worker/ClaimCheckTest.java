@@ -3,10 +3,10 @@ package io.gpupipe.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobMessage;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobMessage;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.gpupipe.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.observability.LogFields;
 import io.gpupipe.worker.support.LocalPipeline;
 import io.quarkus.test.junit.QuarkusTest;

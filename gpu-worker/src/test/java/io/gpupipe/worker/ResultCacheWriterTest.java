@@ -9,16 +9,15 @@ import io.gpupipe.adapters.aws.SqsTierQueue;
 import io.gpupipe.localaws.InjectLocalAws;
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.openai.OpenAiBackend;
 import io.gpupipe.worker.backend.openai.VllmClient;
@@ -109,7 +108,7 @@ class ResultCacheWriterTest {
         pipeline.awaitResult(id, RESULT_TIMEOUT);
         // then
         CacheEntry entry = awaitEntry(key(body));
-        assertThat(entry.output().audioKey()).isEqualTo(JobLayout.cacheAudioKey(key(body), id));
+        assertThat(entry.output().audioKey()).isEqualTo(key(body).audioObjectKey(id));
         assertThat(object(entry.output().audioKey())).contains(pipeline.audio(id).orElseThrow());
     }
 
@@ -189,7 +188,7 @@ class ResultCacheWriterTest {
 
     private CacheEntry awaitEntry(CacheKey key) {
         return await("cache entry " + key.hex()).atMost(RESULT_TIMEOUT)
-                .until(() -> object(JobLayout.cacheEntryKey(key))
+                .until(() -> object(key.entryObjectKey())
                         .map(bytes -> JobJson.read(new String(bytes, java.nio.charset.StandardCharsets.UTF_8),
                                 CacheEntry.class)), Optional::isPresent)
                 .orElseThrow();
@@ -197,7 +196,7 @@ class ResultCacheWriterTest {
 
     private void assertNoEntry(CacheKey key) {
         await("no cache entry " + key.hex()).during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
-                .untilAsserted(() -> assertThat(object(JobLayout.cacheEntryKey(key))).isEmpty());
+                .untilAsserted(() -> assertThat(object(key.entryObjectKey())).isEmpty());
     }
 
     private Optional<byte[]> object(String key) {

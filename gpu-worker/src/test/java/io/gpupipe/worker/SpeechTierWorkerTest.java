@@ -3,11 +3,11 @@ package io.gpupipe.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.worker.backend.Wav;
 import io.gpupipe.worker.support.CapturedEvents;
 import io.gpupipe.worker.support.LocalPipeline;

@@ -1,8 +1,8 @@
 package io.gpupipe.jobs;
 
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
 import java.util.Optional;
 
 /** A job answered without being sent once its marker is claimed (the router's result cache). */

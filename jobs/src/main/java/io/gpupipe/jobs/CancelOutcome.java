@@ -1,6 +1,6 @@
 package io.gpupipe.jobs;
 
-import io.gpupipe.model.JobView;
+import io.gpupipe.model.job.JobView;
 
 /** What a cancel request did. */
 public sealed interface CancelOutcome {

@@ -1,6 +1,6 @@
 package io.gpupipe.jobs;
 
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
 

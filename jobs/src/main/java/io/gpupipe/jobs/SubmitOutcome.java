@@ -1,8 +1,8 @@
 package io.gpupipe.jobs;
 
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobView;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobView;
 import io.gpupipe.model.routing.RoutingDecision;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-/** One message of a chat job (OpenAI chat format, string content). {@link JobRequestParser} validates them. */
+/**
+ * One message of a chat job (OpenAI chat format, string content). {@link io.gpupipe.model.job.JobRequestParser}
+ * validates them.
+ */
 public record ChatMessage(ChatRole role, String content) {
     public ChatMessage {
         requireNonNull(role, "role");

@@ -3,6 +3,7 @@ package io.gpupipe.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.job.InferenceJob;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;

@@ -3,6 +3,7 @@ package io.gpupipe.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpupipe.model.job.JobRequestParser;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

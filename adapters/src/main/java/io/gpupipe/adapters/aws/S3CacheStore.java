@@ -2,7 +2,6 @@ package io.gpupipe.adapters.aws;
 
 import io.gpupipe.adapters.CacheStore;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
 import java.io.UncheckedIOException;
@@ -32,7 +31,7 @@ public final class S3CacheStore implements CacheStore {
 
     @Override
     public Optional<CacheEntry> readEntry(CacheKey key) {
-        String object = JobLayout.cacheEntryKey(key);
+        String object = key.entryObjectKey();
         Optional<String> json = objects.read(object).map(ResponseBytes::asUtf8String);
         try {
             return json.map(entry -> JobJson.read(entry, CacheEntry.class));
@@ -44,7 +43,7 @@ public final class S3CacheStore implements CacheStore {
 
     @Override
     public boolean putEntryIfAbsent(CacheEntry entry) {
-        return objects.createOnly(JobLayout.cacheEntryKey(new CacheKey(entry.key())), "application/json",
+        return objects.createOnly(new CacheKey(entry.key()).entryObjectKey(), "application/json",
                 RequestBody.fromString(JobJson.write(entry))).isPresent();
     }
 

@@ -3,7 +3,7 @@ package io.gpupipe.adapters.aws;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.adapters.DeliveryLedger;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import java.time.Clock;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;

@@ -5,7 +5,7 @@ import io.gpupipe.adapters.QueueAttributes;
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.adapters.TierQueue;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.observability.TraceContext;
 import java.time.Duration;
 import java.time.Instant;

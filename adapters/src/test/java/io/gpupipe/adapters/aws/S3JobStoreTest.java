@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.jobs.port.StoreUnavailableException;
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobState;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;

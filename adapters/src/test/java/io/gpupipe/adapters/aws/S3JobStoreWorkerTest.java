@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

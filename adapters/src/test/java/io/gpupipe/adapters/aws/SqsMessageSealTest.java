@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.adapters.QueueMessage;
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.seal.MessageSeal;

@@ -2,8 +2,8 @@ package io.gpupipe.batch;
 
 import io.gpupipe.adapters.BatchFiles;
 import io.gpupipe.jobs.port.BatchStore;
+import io.gpupipe.model.BatchLimits;
 import io.gpupipe.model.batch.BatchLayout;
-import io.gpupipe.model.batch.BatchLimits;
 import io.gpupipe.model.batch.BatchRetry;
 import io.gpupipe.model.batch.BatchState;
 import io.gpupipe.model.batch.ChunkManifest;

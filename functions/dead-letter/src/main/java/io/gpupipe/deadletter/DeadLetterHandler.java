@@ -5,7 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.gpupipe.adapters.aws.SqsPartialBatch;
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import jakarta.inject.Named;
 import java.util.Map;
 

@@ -1,11 +1,11 @@
 package io.gpupipe.deadletter;
 
 import io.gpupipe.adapters.JobResults;
-import io.gpupipe.model.JobState;
+import io.gpupipe.deadletter.domain.DeadLetter;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.seal.MessageOrigin;
 import io.gpupipe.model.seal.MessageSeal;
-import io.gpupipe.deadletter.domain.DeadLetter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.gpupipe.notifier;
 
 import io.gpupipe.adapters.UsageStore;
-import io.gpupipe.model.JobResult;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.usage.UsageDays;
 import io.gpupipe.model.usage.UsageRecord;

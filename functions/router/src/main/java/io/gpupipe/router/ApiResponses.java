@@ -7,7 +7,7 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.JobView;
+import io.gpupipe.model.job.JobView;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.SubmissionBudget;
 import jakarta.ws.rs.core.MediaType;

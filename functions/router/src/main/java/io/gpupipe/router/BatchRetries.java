@@ -2,8 +2,8 @@ package io.gpupipe.router;
 
 import io.gpupipe.jobs.port.BatchStore;
 import io.gpupipe.jobs.port.OwnedBatchStore;
+import io.gpupipe.model.BatchIds;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.batch.BatchIds;
 import io.gpupipe.model.batch.BatchLayout;
 import io.gpupipe.model.batch.BatchProgress;
 import io.gpupipe.model.batch.BatchRetry;

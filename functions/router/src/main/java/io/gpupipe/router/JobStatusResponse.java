@@ -1,12 +1,12 @@
 package io.gpupipe.router;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
+import io.gpupipe.model.job.JobView;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
 import java.time.Instant;
 

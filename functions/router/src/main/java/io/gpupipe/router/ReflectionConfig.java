@@ -2,10 +2,10 @@ package io.gpupipe.router;
 
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.JobView;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.batch.BatchObject;
+import io.gpupipe.model.job.JobView;
 import io.gpupipe.model.usage.UsageReport;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 

@@ -1,6 +1,6 @@
 package io.gpupipe.router;
 
-import io.gpupipe.model.JobView;
+import io.gpupipe.model.job.JobView;
 import java.net.URL;
 import java.time.Instant;
 

@@ -1,10 +1,10 @@
 package io.gpupipe.router;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.BatchLimits;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.batch.BatchLimits;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;

@@ -6,13 +6,13 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

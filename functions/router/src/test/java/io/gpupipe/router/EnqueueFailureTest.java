@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

@@ -1,13 +1,13 @@
 package io.gpupipe.router;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobMessage;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobMessage;
+import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import java.util.ArrayList;

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobMessage;
-import io.gpupipe.model.JobRequestParser;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobMessage;
+import io.gpupipe.model.job.JobRequestParser;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.ArrayList;

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -162,9 +162,9 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         CacheKey key = CacheKey.of(speechVersion, sourceJob);
         String source = sourceJob.requestId();
         byte[] wav = "RIFF-not-really-a-wav".getBytes(StandardCharsets.US_ASCII);
-        String cachedAudio = JobLayout.cacheAudioKey(key, source);
+        String cachedAudio = key.audioObjectKey(source);
         probe.put(cachedAudio, wav);
-        probe.put(JobLayout.cacheEntryKey(key), JobJson.write(new CacheEntry(key.hex(), source, Task.SPEECH,
+        probe.put(key.entryObjectKey(), JobJson.write(new CacheEntry(key.hex(), source, Task.SPEECH,
                 "freetts-kevin16", speechVersion, JobResult.Output.audio(cachedAudio, "wav", 16_000, 900),
                 Instant.now(), sourceJob.clientRequestId())));
         String id = UUID.randomUUID().toString();
@@ -184,9 +184,10 @@ class ResultCacheTest extends LocalAwsProbeSetup {
         String body = "{\"task\":\"speech\",\"prompt\":\"Gone " + UUID.randomUUID() + "\",\"cache\":true}";
         InferenceJob sourceJob = parse(body);
         CacheKey key = CacheKey.of(speechVersion, sourceJob);
-        probe.put(JobLayout.cacheEntryKey(key), JobJson.write(new CacheEntry(key.hex(), sourceJob.requestId(),
-                Task.SPEECH, "freetts-kevin16", speechVersion, JobResult.Output.audio(JobLayout.cacheAudioKey(key,
-                sourceJob.requestId()), "wav", 16_000, 900), Instant.now(), sourceJob.clientRequestId())));
+        probe.put(key.entryObjectKey(), JobJson.write(new CacheEntry(key.hex(), sourceJob.requestId(),
+                Task.SPEECH, "freetts-kevin16", speechVersion,
+                JobResult.Output.audio(key.audioObjectKey(sourceJob.requestId()), "wav", 16_000, 900), Instant.now(),
+                sourceJob.clientRequestId())));
         String id = UUID.randomUUID().toString();
         // when, then
         submit(id, body, 202);
@@ -204,7 +205,7 @@ class ResultCacheTest extends LocalAwsProbeSetup {
     private String storeTextEntry(String version, String body, String text) {
         InferenceJob job = parse(body);
         CacheKey key = CacheKey.of(version, job);
-        probe.put(JobLayout.cacheEntryKey(key), JobJson.write(new CacheEntry(key.hex(), job.requestId(),
+        probe.put(key.entryObjectKey(), JobJson.write(new CacheEntry(key.hex(), job.requestId(),
                 Task.GENERATE, "stand-in/tiny-llm", version, JobResult.Output.text(text, JobResult.Usage.of(3, 4),
                 "stop"), Instant.now(), job.clientRequestId())));
         return job.visibleRequestId();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAwsTestResource;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.job.InferenceJob;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;

@@ -2,7 +2,7 @@ package io.gpupipe.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.JobMessage;
+import io.gpupipe.model.job.JobMessage;
 import java.nio.charset.StandardCharsets;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;

@@ -6,11 +6,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
 import io.gpupipe.localaws.LocalAwsTestResource;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.embedding.EncodingFormat;
+import io.gpupipe.model.job.InferenceJob;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;

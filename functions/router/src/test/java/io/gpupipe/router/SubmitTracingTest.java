@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
 import io.gpupipe.localaws.LocalAwsTestResource;
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.router.internal.SubmitTracing;
 import io.gpupipe.telemetry.SpanAttributes;

@@ -1,7 +1,7 @@
 package io.gpupipe.worker.backend;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.worker.consumption.ServerLoad;
 import java.time.Duration;
 import java.util.Optional;

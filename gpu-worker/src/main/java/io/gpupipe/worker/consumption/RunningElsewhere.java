@@ -1,7 +1,7 @@
 package io.gpupipe.worker.consumption;
 
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.embedding.EmbeddingFields;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.worker.backend.embedded.EmbeddedBackend;
 import io.gpupipe.worker.support.TestModels;
 import java.nio.file.Path;

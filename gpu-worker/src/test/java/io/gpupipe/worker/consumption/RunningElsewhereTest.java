@@ -2,10 +2,10 @@ package io.gpupipe.worker.consumption;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

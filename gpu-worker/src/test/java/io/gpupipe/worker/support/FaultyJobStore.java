@@ -2,8 +2,8 @@ package io.gpupipe.worker.support;
 
 import io.gpupipe.adapters.MarkerSnapshot;
 import io.gpupipe.adapters.WorkerJobStore;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

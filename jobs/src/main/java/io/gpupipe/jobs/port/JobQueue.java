@@ -1,7 +1,7 @@
 package io.gpupipe.jobs.port;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package io.gpupipe.jobs.port;
 
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
-import io.gpupipe.model.JobView;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
+import io.gpupipe.model.job.JobView;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The job documents in the results bucket ({@link io.gpupipe.model.JobLayout}): the marker, written create-only and
+ * The job documents in the results bucket ({@link io.gpupipe.model.job.JobLayout}): the marker, written create-only and
  * replaced conditionally, and the terminal result. Failures to reach the store throw
  * {@link io.gpupipe.jobs.port.StoreUnavailableException}. A caller reads its own jobs through an {@link OwnedJobStore}.
  */

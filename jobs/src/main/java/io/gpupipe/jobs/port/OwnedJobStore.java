@@ -1,7 +1,7 @@
 package io.gpupipe.jobs.port;
 
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.owner.Owner;
 import java.net.URL;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.gpupipe.jobs.quota;
 
 import io.gpupipe.jobs.port.StoreUnavailableException;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.QuotaSlot;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.owner.Owner;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,15 +1,15 @@
 package io.gpupipe.jobs.quota;
 
-import io.gpupipe.jobs.port.JobSlots;
 import io.gpupipe.jobs.port.JobSlots.StoredSlot;
+import io.gpupipe.jobs.port.JobSlots;
 import io.gpupipe.jobs.port.JobStore;
 import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.jobs.port.StoreUnavailableException;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.QuotaSlot;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.owner.Owner;
-import io.gpupipe.model.retry.RetryPolicy;
 import io.gpupipe.model.retry.RetryPolicy.Retry;
+import io.gpupipe.model.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.gpupipe.jobs.quota;
 
 import io.gpupipe.jobs.port.JobSlots.StoredSlot;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.QuotaSlot;
+import io.gpupipe.model.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.jobs.port.JobSlots;
 import io.gpupipe.jobs.port.SlotHolder;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;

@@ -6,11 +6,11 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.gpupipe.jobs.port.JobSlots.StoredSlot;
 import io.gpupipe.jobs.port.SlotHolder;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.QuotaSlot;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;

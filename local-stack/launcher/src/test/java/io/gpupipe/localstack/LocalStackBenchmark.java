@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.gpupipe.localstack.internal.Backend;
 import io.gpupipe.localstack.internal.Console;
-import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.worker.standin.VllmStandIn;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

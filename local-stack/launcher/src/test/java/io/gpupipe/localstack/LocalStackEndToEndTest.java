@@ -12,12 +12,11 @@ import io.gpupipe.localstack.internal.ComponentEnvironment;
 import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
@@ -376,7 +375,7 @@ class LocalStackEndToEndTest {
         CacheKey key = CacheKey.of(EmbeddedModels.FREETTS_VERSION, ((JobRequestParser.Outcome.Valid)
                 new JobRequestParser().parse("{" + body + "}", JobRequestParser.Source.API)).job()
                 .submittedBy(stack.aws().ownerIds().of(CallerIdentity.ANONYMOUS)));
-        awaitTrue(() -> objectExists(JobLayout.cacheEntryKey(key)), "the cache entry " + key.hex());
+        awaitTrue(() -> objectExists(key.entryObjectKey()), "the cache entry " + key.hex());
         String second = UUID.randomUUID().toString();
         try (CallbackReceiver receiver = new CallbackReceiver()) {
             // when: the same job under another requestId, with a callback

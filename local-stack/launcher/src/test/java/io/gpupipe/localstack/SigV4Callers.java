@@ -9,7 +9,7 @@ import io.gpupipe.localstack.apigateway.LocalIamPrincipals;
 import io.gpupipe.localstack.apigateway.SigV4Signing;
 import io.gpupipe.localstack.internal.Console;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;

@@ -1,10 +1,10 @@
 package io.gpupipe.localaws;
 
-import io.gpupipe.model.MessageAttributes;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.seal.MessageSeal;

@@ -1,5 +1,6 @@
 package io.gpupipe.model.batch;
 
+import io.gpupipe.model.BatchIds;
 import io.gpupipe.model.owner.Owner;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,11 +1,12 @@
 package io.gpupipe.model.batch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpupipe.model.BatchIds;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.job.JobResult;
 import java.util.Map;
 import java.util.Optional;
 

@@ -1,6 +1,7 @@
 package io.gpupipe.model.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.BatchLimits;
 import io.gpupipe.model.JobJson;
 import java.io.IOException;
 import java.io.InputStream;

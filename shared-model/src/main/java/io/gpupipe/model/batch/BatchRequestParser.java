@@ -2,11 +2,12 @@ package io.gpupipe.model.batch;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.model.CallbackUrls;
+import io.gpupipe.model.BatchLimits;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.FieldReader;
 import io.gpupipe.model.JobJson;
+import io.gpupipe.model.job.CallbackUrls;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,6 +1,8 @@
 package io.gpupipe.model.batch;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.BatchIds;
+import io.gpupipe.model.BatchLimits;
 import io.gpupipe.model.owner.Owner;
 import java.time.Instant;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.gpupipe.model.batch;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.gpupipe.model.BatchIds;
 import io.gpupipe.model.JobJson;
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package io.gpupipe.model.batch;
 
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.job.JobResult;
 import java.util.Arrays;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package io.gpupipe.model.batch;
 
-import io.gpupipe.model.InferenceJob;
+import io.gpupipe.model.job.InferenceJob;
 
 /** What one line of a batch became: a job, or an error line. */
 public sealed interface ParsedLine {

@@ -1,12 +1,12 @@
 package io.gpupipe.model.cache;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -14,7 +14,7 @@ import java.util.Objects;
  * One entry of the result cache ({@code cache/{key}.json}): the output of a succeeded job, which model version made
  * it, and which request ran it. Workers write it create-only after a success; the router answers later requests
  * with the same {@link CacheKey} from it. A speech entry's audio and a large embedding entry's vectors are the
- * cache's own copy ({@link JobLayout#cacheAudioKey}, {@link JobLayout#cacheEmbeddingsKey}), so an entry outlives the
+ * cache's own copy ({@link CacheKey#audioObjectKey}, {@link CacheKey#embeddingsObjectKey}), so an entry outlives the
  * result it came from.
  *
  * @param key          the entry's {@link CacheKey#hex()}
@@ -43,8 +43,8 @@ public record CacheEntry(String key, String requestId, Task task, String model, 
         }
         JobResult.Output output = switch (result.task()) {
             case GENERATE -> result.result();
-            case EMBED -> result.result().withObjectAt(JobLayout.cacheEmbeddingsKey(key, result.requestId()));
-            case SPEECH -> result.result().withObjectAt(JobLayout.cacheAudioKey(key, result.requestId()));
+            case EMBED -> result.result().withObjectAt(key.embeddingsObjectKey(result.requestId()));
+            case SPEECH -> result.result().withObjectAt(key.audioObjectKey(result.requestId()));
         };
         return new CacheEntry(key.hex(), result.requestId(), result.task(), result.model(), result.modelVersion(),
                 output, now, result.clientRequestId());

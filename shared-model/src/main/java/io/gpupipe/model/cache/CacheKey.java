@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpupipe.model.ChatMessage;
 import io.gpupipe.model.Digests;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.embedding.EmbeddingFields;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -28,6 +29,24 @@ public record CacheKey(String hex) {
         if (hex == null || !SHA256_HEX.matcher(hex).matches()) {
             throw new IllegalArgumentException("a cache key is 64 lower-case hex digits, got " + hex);
         }
+    }
+
+    /** {@code cache/{key}.json}: this key's cache entry. */
+    public String entryObjectKey() {
+        return JobLayout.CACHE_PREFIX + hex + JobLayout.JSON_SUFFIX;
+    }
+
+    /**
+     * {@code cache/{key}.{sourceId}.wav}: the cache's own copy of a speech result's audio. Named by the request that
+     * produced it too, so two workers caching one key at once never overwrite each other's audio.
+     */
+    public String audioObjectKey(String sourceRequestId) {
+        return JobLayout.CACHE_PREFIX + hex + "." + sourceRequestId + JobLayout.WAV_SUFFIX;
+    }
+
+    /** {@code cache/{key}.{sourceId}.embeddings}: the cache's own copy of an embedding result's vectors object. */
+    public String embeddingsObjectKey(String sourceRequestId) {
+        return JobLayout.CACHE_PREFIX + hex + "." + sourceRequestId + JobLayout.EMBEDDINGS_SUFFIX;
     }
 
     /** The key of {@code job} run by the model of version {@code modelVersion}. */

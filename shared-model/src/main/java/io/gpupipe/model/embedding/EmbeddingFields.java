@@ -38,7 +38,7 @@ public record EmbeddingFields(List<String> input, Integer dimensions, EncodingFo
 
     /**
      * The fields of an embedding job, or null for another task; every problem goes to {@code fields}. A queue
-     * message carries the text fields' defaults of every job ({@link io.gpupipe.model.InferenceJob} writes them
+     * message carries the text fields' defaults of every job ({@link io.gpupipe.model.job.InferenceJob} writes them
      * all), so they are refused only in a client's request ({@code fromClient}).
      */
     public static EmbeddingFields read(FieldReader fields, Task task, boolean fromClient) {

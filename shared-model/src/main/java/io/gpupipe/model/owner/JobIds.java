@@ -10,7 +10,7 @@ import io.gpupipe.model.RequestIds;
  * under a UUID-v4-shaped SHA-256 of its owner and the requestId its client chose, and keeps that client id as
  * {@code clientRequestId}. Two callers may both use one requestId without meeting, and no caller can even address
  * another's job: the id it names derives to a different stored id. Batch lines derive theirs the same way, from their
- * batch and line ({@link io.gpupipe.model.batch.BatchIds}).
+ * batch and line ({@link io.gpupipe.model.BatchIds}).
  */
 public final class JobIds {
     private JobIds() {

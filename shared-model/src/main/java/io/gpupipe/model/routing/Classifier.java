@@ -1,7 +1,7 @@
 package io.gpupipe.model.routing;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
 import java.util.Optional;
 
 /** Decides the tier of a job in the ambiguous zone of the routing table (seed 001: a Bedrock model or a heuristic). */

@@ -1,9 +1,9 @@
 package io.gpupipe.model.routing;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.job.InferenceJob;
 import java.util.Objects;
 import java.util.Optional;
 

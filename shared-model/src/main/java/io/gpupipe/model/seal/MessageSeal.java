@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The proof that a job message was sent by the router or the batch function: HMAC-SHA256 over the exact message
  * body (its UTF-8 bytes, as SQS delivers them) with the {@link KeyPurpose#MESSAGE_SEAL} key, base64, carried in the
- * {@link io.gpupipe.model.MessageAttributes#SEAL} attribute. Only those two and the consumers may read the
+ * {@link io.gpupipe.model.job.MessageAttributes#SEAL} attribute. Only those two and the consumers may read the
  * deployment key, so a producer that may only {@code sqs:SendMessage} cannot make one; a sealed message may name an
  * API caller's owner, an unsealed one is its producer's ({@link MessageOrigin}). The body is sealed as sent, not a
  * canonical form of it: SQS never rewrites a body, so there is nothing to canonicalise and nothing to get wrong.

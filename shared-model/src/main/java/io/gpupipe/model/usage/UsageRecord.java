@@ -1,8 +1,8 @@
 package io.gpupipe.model.usage;
 
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.RequestIds;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.Owner;
 import java.net.URLDecoder;
 import java.net.URLEncoder;

@@ -2,13 +2,16 @@ package io.gpupipe.model.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.BatchIds;
+import io.gpupipe.model.BatchLimits;
 import io.gpupipe.model.ChatRole;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.BatchMember;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobRequestParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

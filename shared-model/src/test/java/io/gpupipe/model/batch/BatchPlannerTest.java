@@ -2,6 +2,7 @@ package io.gpupipe.model.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.BatchLimits;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

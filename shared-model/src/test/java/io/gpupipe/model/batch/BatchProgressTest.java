@@ -2,6 +2,7 @@ package io.gpupipe.model.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.BatchIds;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;

@@ -2,11 +2,13 @@ package io.gpupipe.model.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.BatchIds;
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.format.ResponseFormat;
+import io.gpupipe.model.job.BatchMember;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobRequestParser;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

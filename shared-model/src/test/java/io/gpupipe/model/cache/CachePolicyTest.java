@@ -2,12 +2,12 @@ package io.gpupipe.model.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.TierDefinition;
+import io.gpupipe.model.job.InferenceJob;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -45,14 +45,6 @@ class CachePolicyTest {
                 InferenceJob.class);
         // when, then
         assertThat(CachePolicy.applies(job, SPEECH.withCacheByDefault(tierDefault))).isEqualTo(expected);
-    }
-
-    @ParameterizedTest
-    @CsvSource({"0.7, temperature 0.7 and no seed", "2.0, temperature 2.0 and no seed"})
-    void nonDeterminism_shouldSayWhy_whenATextJobSamplesWithoutASeed(double temperature, String why) {
-        assertThat(CachePolicy.nonDeterminism(Task.GENERATE, temperature, null)).contains(why);
-        assertThat(CachePolicy.nonDeterminism(Task.GENERATE, temperature, 3)).isEmpty();
-        assertThat(CachePolicy.nonDeterminism(Task.SPEECH, temperature, null)).isEmpty();
     }
 
     @ParameterizedTest

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.cache.CacheKey;
 import io.gpupipe.model.cache.CachePolicy;
 import io.gpupipe.model.contract.OpenAiSpec;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.OwnerIds;
 import java.util.Base64;

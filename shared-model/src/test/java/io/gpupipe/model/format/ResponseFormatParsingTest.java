@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobMessage;
-import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.JobRequestParser.Outcome;
-import io.gpupipe.model.JobRequestParser.Source;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobMessage;
+import io.gpupipe.model.job.JobRequestParser.Outcome;
+import io.gpupipe.model.job.JobRequestParser.Source;
+import io.gpupipe.model.job.JobRequestParser;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,10 +3,10 @@ package io.gpupipe.model.owner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

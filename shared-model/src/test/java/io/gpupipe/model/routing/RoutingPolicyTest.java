@@ -2,10 +2,10 @@ package io.gpupipe.model.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.routing.RoutingDecision.Reason;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;

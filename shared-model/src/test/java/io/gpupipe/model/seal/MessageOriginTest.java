@@ -3,12 +3,12 @@ package io.gpupipe.model.seal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.QueuedJob;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
-import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.job.BatchMember;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.QueuedJob;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;

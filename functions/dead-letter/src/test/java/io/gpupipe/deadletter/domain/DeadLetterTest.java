@@ -3,13 +3,13 @@ package io.gpupipe.deadletter.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobMessage;
-import io.gpupipe.model.JobRequestParser;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobMessage;
+import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;

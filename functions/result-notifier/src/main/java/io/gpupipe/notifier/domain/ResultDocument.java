@@ -1,8 +1,8 @@
 package io.gpupipe.notifier.domain;
 
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobResult;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

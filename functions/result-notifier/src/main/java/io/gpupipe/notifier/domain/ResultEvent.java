@@ -3,11 +3,11 @@ package io.gpupipe.notifier.domain;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.JobStatus;
 import io.gpupipe.model.S3Uris;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.JobResult;
 import java.time.Instant;
 import java.util.Objects;
 

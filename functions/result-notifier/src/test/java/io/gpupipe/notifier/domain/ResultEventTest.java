@@ -3,14 +3,14 @@ package io.gpupipe.notifier.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.model.ErrorCodes;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
-import io.gpupipe.model.JobResult;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.cache.CacheEntry;
 import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;

@@ -1,9 +1,9 @@
 package io.gpupipe.router.aws;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.TierCatalogue;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.routing.Classifier;
 import io.gpupipe.router.internal.ClassifierAnswer;
 import io.gpupipe.router.internal.RoutingMetrics;

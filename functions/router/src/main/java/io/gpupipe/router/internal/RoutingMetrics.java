@@ -1,7 +1,7 @@
 package io.gpupipe.router.internal;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.observability.EmfRecord;
 import io.gpupipe.model.observability.JobMetrics;
 import io.gpupipe.model.observability.MetricNamespace;

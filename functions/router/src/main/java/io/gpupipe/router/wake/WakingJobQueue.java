@@ -1,8 +1,8 @@
 package io.gpupipe.router.wake;
 
 import io.gpupipe.jobs.port.JobQueue;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
 import java.util.List;
 import java.util.Map;
 

@@ -3,10 +3,10 @@ package io.gpupipe.router.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.observability.MetricNamespace;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.router.RouterConfig;

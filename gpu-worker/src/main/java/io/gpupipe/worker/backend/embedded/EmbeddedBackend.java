@@ -1,9 +1,7 @@
 package io.gpupipe.worker.backend.embedded;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.worker.consumption.ModelFailure;
-import io.gpupipe.worker.consumption.ServerLoad;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.serving.EmbeddedModels;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
@@ -11,6 +9,8 @@ import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.backend.ModelIdentity;
 import io.gpupipe.worker.backend.SpeechAudio;
+import io.gpupipe.worker.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ServerLoad;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

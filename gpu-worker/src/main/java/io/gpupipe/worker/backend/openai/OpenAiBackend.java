@@ -1,16 +1,16 @@
 package io.gpupipe.worker.backend.openai;
 
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
-import io.gpupipe.worker.consumption.ModelFailure;
 import io.gpupipe.model.format.ResponseFormat;
-import io.gpupipe.worker.consumption.ServerLoad;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.worker.backend.Embeddings;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.backend.InferenceBackend;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.backend.ModelIdentity;
 import io.gpupipe.worker.backend.SpeechAudio;
+import io.gpupipe.worker.consumption.ModelFailure;
+import io.gpupipe.worker.consumption.ServerLoad;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.WebApplicationException;
 import java.time.Duration;

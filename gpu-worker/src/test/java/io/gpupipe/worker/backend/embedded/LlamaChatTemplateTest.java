@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpupipe.model.ChatMessage;
 import io.gpupipe.model.ChatRole;
-import io.gpupipe.model.InferenceJob;
 import io.gpupipe.model.Task;
+import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.worker.backend.Generation;
 import io.gpupipe.worker.support.TestModels;
 import java.nio.file.Path;

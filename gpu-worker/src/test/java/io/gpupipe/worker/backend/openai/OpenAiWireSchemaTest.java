@@ -3,11 +3,11 @@ package io.gpupipe.worker.backend.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpupipe.model.InferenceJob;
-import io.gpupipe.model.JobRequestParser;
 import io.gpupipe.model.ModelServerContract;
 import io.gpupipe.model.contract.Deviation;
 import io.gpupipe.model.contract.OpenAiSpec;
+import io.gpupipe.model.job.InferenceJob;
+import io.gpupipe.model.job.JobRequestParser;
 import io.gpupipe.model.serving.VllmServeCommand;
 import io.gpupipe.worker.backend.ModelException;
 import io.gpupipe.worker.standin.VllmStandIn;

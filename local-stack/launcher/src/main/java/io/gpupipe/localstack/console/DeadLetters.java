@@ -3,7 +3,7 @@ package io.gpupipe.localstack.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.localstack.events.SqsEventSource;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.seal.MessageOrigin;
 import io.gpupipe.model.seal.MessageSeal;

@@ -1,7 +1,7 @@
 package io.gpupipe.localstack.console;
 
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.owner.Owner;
 import java.time.Instant;
 import java.util.Set;

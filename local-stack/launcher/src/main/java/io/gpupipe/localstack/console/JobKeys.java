@@ -1,7 +1,7 @@
 package io.gpupipe.localstack.console;
 
-import io.gpupipe.model.JobLayout;
 import io.gpupipe.model.RequestIds;
+import io.gpupipe.model.job.JobLayout;
 import java.util.Optional;
 
 /** Which job an object of the results bucket belongs to, and what it is ({@link JobLayout}'s keys read back). */

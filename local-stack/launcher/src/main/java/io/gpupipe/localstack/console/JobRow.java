@@ -2,11 +2,11 @@ package io.gpupipe.localstack.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobResult;
-import io.gpupipe.model.JobState;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.JobView;
 import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.JobResult;
+import io.gpupipe.model.job.JobState;
+import io.gpupipe.model.job.JobView;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.gpupipe.localstack.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.seal.MessageSeal;
 import java.io.IOException;
 import java.net.URI;

@@ -2,7 +2,7 @@ package io.gpupipe.localstack.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.testsupport.CallbackReceiver;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupipe.model.JobJson;
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

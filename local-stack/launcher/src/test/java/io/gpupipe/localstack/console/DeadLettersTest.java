@@ -3,7 +3,7 @@ package io.gpupipe.localstack.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.seal.DeploymentKey;
 import io.gpupipe.model.seal.MessageSeal;

@@ -2,7 +2,7 @@ package io.gpupipe.localstack.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.JobLayout;
+import io.gpupipe.model.job.JobLayout;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 

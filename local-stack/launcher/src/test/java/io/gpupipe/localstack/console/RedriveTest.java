@@ -3,7 +3,7 @@ package io.gpupipe.localstack.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupipe.localaws.LocalAws;
-import io.gpupipe.model.MessageAttributes;
+import io.gpupipe.model.job.MessageAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

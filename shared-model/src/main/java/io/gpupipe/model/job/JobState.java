@@ -1,7 +1,10 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.QuotaSlot;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,9 +1,12 @@
-package io.gpupipe.model.batch;
+package io.gpupipe.model.job;
+
+import io.gpupipe.model.BatchIds;
+import io.gpupipe.model.BatchLimits;
 
 /**
  * Which batch line a job is: carried by the job ({@code InferenceJob.batch}), its marker and its result, so that the
  * notifier can record the line as ended without any lookup. {@code chunkLines} is how many lines the job's chunk
- * has: the chunk has ended once that many lines have a done record ({@link ChunkProgress}).
+ * has: the chunk has ended once that many lines have a done record ({@code io.gpupipe.model.batch.ChunkProgress}).
  */
 public record BatchMember(String batchId, int chunk, int line, int chunkLines) {
     public BatchMember {

@@ -1,6 +1,9 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
 import io.gpupipe.model.owner.JobKey;
 import java.util.Optional;
 

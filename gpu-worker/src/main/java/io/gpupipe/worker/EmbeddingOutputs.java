@@ -1,8 +1,12 @@
-package io.gpupipe.model.embedding;
+package io.gpupipe.worker;
 
 import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
-import io.gpupipe.model.JobResult;
+import io.gpupipe.model.embedding.EmbeddingFields;
+import io.gpupipe.model.embedding.EmbeddingResponse;
+import io.gpupipe.model.embedding.VectorLength;
+import io.gpupipe.model.job.JobLayout;
+import io.gpupipe.model.job.JobResult;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +19,7 @@ import java.util.Optional;
 public final class EmbeddingOutputs {
     /**
      * The largest embedding response (its JSON, in bytes) a result carries inline; above it the worker writes the
-     * vectors to their own object ({@link io.gpupipe.model.JobLayout#embeddingsKey}) and the result names it. 256 KiB
+     * vectors to their own object ({@link JobLayout#embeddingsKey}) and the result names it. 256 KiB
      * keeps a status answer small (about 50 float vectors of 384 dimensions stay inline, a 256 x 384 job's 1.2 MB
      * do not), and a single sentence's vector still comes back in the answer itself.
      */

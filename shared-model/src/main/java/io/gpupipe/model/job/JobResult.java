@@ -1,8 +1,11 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.gpupipe.model.batch.BatchMember;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
 import io.gpupipe.model.embedding.EmbeddingResponse;
 import io.gpupipe.model.observability.TraceContext;
 import java.time.Instant;
@@ -132,7 +135,7 @@ public record JobResult(
     /**
      * Model output: text fields for {@code generate}, audio fields for {@code speech}, {@code embeddings} (OpenAI's
      * embedding response) and {@code usage} for {@code embed}. Embeddings too large to carry inline
-     * ({@link io.gpupipe.model.embedding.EmbeddingOutputs#INLINE_LIMIT_BYTES}) are in their own object instead,
+     * (the worker's {@code EmbeddingOutputs.INLINE_LIMIT_BYTES}) are in their own object instead,
      * named by {@code embeddingsKey} ({@link JobLayout#embeddingsKey}), as speech audio is by {@code audioKey}.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -199,7 +202,10 @@ public record JobResult(
         }
     }
 
-    /** Why a job failed: a code from {@link ErrorCodes}, a readable message, and field errors if any. */
+    /**
+     * Why a job failed: a code from {@link io.gpupipe.model.ErrorCodes}, a readable message, and field errors if
+     * any.
+     */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record JobError(String code, String message, List<FieldError> fieldErrors) {
         public JobError {

@@ -1,9 +1,14 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.JobRequestParser.Outcome;
-import io.gpupipe.model.JobRequestParser.Source;
+import io.gpupipe.model.ChatMessage;
+import io.gpupipe.model.ChatRole;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.JobRequestParser.Outcome;
+import io.gpupipe.model.job.JobRequestParser.Source;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
 import java.util.List;

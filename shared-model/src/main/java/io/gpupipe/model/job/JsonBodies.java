@@ -1,7 +1,11 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.FieldReader;
+import io.gpupipe.model.JobJson;
 import java.util.Optional;
 
 /** The first step of reading a job document: JSON text to an object, or the one {@code body} error saying why not. */

@@ -1,15 +1,20 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpupipe.model.JobRequestParser.Outcome;
-import io.gpupipe.model.JobRequestParser.Source;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.job.JobRequestParser.Outcome;
+import io.gpupipe.model.job.JobRequestParser.Source;
 import java.time.Instant;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class JobRequestParserTest {
     private static final String ID = "550e8400-e29b-41d4-a716-446655440000";

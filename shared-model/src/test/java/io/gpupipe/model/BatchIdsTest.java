@@ -1,4 +1,4 @@
-package io.gpupipe.model.batch;
+package io.gpupipe.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

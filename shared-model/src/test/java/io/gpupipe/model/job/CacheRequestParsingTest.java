@@ -1,7 +1,9 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

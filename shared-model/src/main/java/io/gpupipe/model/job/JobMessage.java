@@ -1,8 +1,10 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.RequestIds;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 

@@ -1,6 +1,13 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.FieldReader;
+import io.gpupipe.model.JobLimits;
+import io.gpupipe.model.RequestIds;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.JobKey;
 import java.util.ArrayList;
 import java.util.List;

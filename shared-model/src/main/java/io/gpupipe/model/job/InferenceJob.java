@@ -1,14 +1,18 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.gpupipe.model.batch.BatchMember;
-import io.gpupipe.model.format.ResponseFormat;
+import io.gpupipe.model.ChatMessage;
+import io.gpupipe.model.Digests;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
 import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.embedding.EncodingFormat;
+import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import java.time.Duration;

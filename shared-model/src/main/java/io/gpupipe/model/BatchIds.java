@@ -1,4 +1,4 @@
-package io.gpupipe.model.batch;
+package io.gpupipe.model;
 
 import io.gpupipe.model.Digests;
 import java.util.Locale;

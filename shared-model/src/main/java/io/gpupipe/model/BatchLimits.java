@@ -1,4 +1,4 @@
-package io.gpupipe.model.batch;
+package io.gpupipe.model;
 
 import java.time.Duration;
 

@@ -1,8 +1,11 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.Task;
 import io.gpupipe.model.observability.TraceContext;
 import java.time.Instant;
 import java.util.ArrayList;

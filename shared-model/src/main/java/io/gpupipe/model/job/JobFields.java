@@ -1,7 +1,12 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
-import io.gpupipe.model.batch.BatchMember;
-import io.gpupipe.model.cache.CachePolicy;
+import io.gpupipe.model.ChatMessage;
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldReader;
+import io.gpupipe.model.JobLimits;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.embedding.EmbeddingFields;
 import io.gpupipe.model.format.ResponseFormat;
 import io.gpupipe.model.format.ResponseFormatReader;
@@ -103,14 +108,14 @@ record JobFields(Task task, String prompt, List<ChatMessage> messages, int maxTo
     }
 
     /**
-     * {@code cache: true} only on a deterministic request ({@link CachePolicy}); judged once temperature and seed
+     * {@code cache: true} only on a deterministic request ({@link Determinism}); judged once temperature and seed
      * are themselves valid ({@code samplingValid}), so one mistake is reported once.
      */
     private static Boolean readCache(FieldReader fields, Task task, double temperature, Integer seed,
                                      boolean samplingValid) {
         Boolean cache = fields.bool("cache").orElse(null);
         if (Boolean.TRUE.equals(cache) && samplingValid) {
-            CachePolicy.nonDeterminism(task, temperature, seed).ifPresent(why -> fields.error("cache",
+            Determinism.whyNot(task, temperature, seed).ifPresent(why -> fields.error("cache",
                     ErrorCodes.NOT_CACHEABLE, "cache: true needs a deterministic request, temperature 0 or an "
                             + "explicit seed, so that a cached answer is the one the model would give; this request "
                             + "has " + why));

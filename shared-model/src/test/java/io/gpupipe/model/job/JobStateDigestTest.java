@@ -1,7 +1,11 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.JobJson;
+import io.gpupipe.model.JobStatus;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

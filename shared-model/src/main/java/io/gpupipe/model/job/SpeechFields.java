@@ -1,5 +1,8 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldReader;
+import io.gpupipe.model.Task;
 import java.util.List;
 import java.util.Optional;
 

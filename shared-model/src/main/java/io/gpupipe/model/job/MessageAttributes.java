@@ -1,4 +1,4 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import io.gpupipe.model.observability.TraceContext;
 

@@ -1,14 +1,14 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
-import io.gpupipe.model.cache.CacheKey;
+import io.gpupipe.model.RequestIds;
 import java.util.Optional;
 
 /**
  * The S3 layout of the results bucket, defined once: {@code jobs/{id}.json} (marker), {@code results/{id}.json}
  * (terminal result), {@code results/{id}.wav} (speech audio), {@code results/{id}.embeddings} (an embedding job's
  * vectors too large to stay in the result), {@code payloads/{id}.json} (claim-check payload),
- * {@code notifications/{id}.{step}.json} (notifier delivery state), {@code cache/{key}.json} (result cache entry) and
- * {@code cache/{key}.{sourceId}.wav} / {@code .embeddings} (the cache's copy of the audio or vectors).
+ * {@code notifications/{id}.{step}.json} (notifier delivery state) and {@code cache/} (the result cache: its objects
+ * are named by {@code io.gpupipe.model.cache.CacheKey}).
  */
 public final class JobLayout {
     public static final String JOBS_PREFIX = "jobs/";
@@ -54,24 +54,6 @@ public final class JobLayout {
     /** {@code results/{id}.embeddings}: the vectors of an embedding result too large to carry them inline. */
     public static String embeddingsKey(String requestId) {
         return RESULTS_PREFIX + requestId + EMBEDDINGS_SUFFIX;
-    }
-
-    /** {@code cache/{key}.json}: the cache entry of one {@link io.gpupipe.model.cache.CacheKey}. */
-    public static String cacheEntryKey(CacheKey key) {
-        return CACHE_PREFIX + key.hex() + JSON_SUFFIX;
-    }
-
-    /**
-     * {@code cache/{key}.{sourceId}.wav}: the cache's own copy of a speech result's audio. Named by the request that
-     * produced it too, so two workers caching one key at once never overwrite each other's audio.
-     */
-    public static String cacheAudioKey(CacheKey key, String sourceRequestId) {
-        return CACHE_PREFIX + key.hex() + "." + sourceRequestId + WAV_SUFFIX;
-    }
-
-    /** {@code cache/{key}.{sourceId}.embeddings}: the cache's own copy of an embedding result's vectors object. */
-    public static String cacheEmbeddingsKey(CacheKey key, String sourceRequestId) {
-        return CACHE_PREFIX + key.hex() + "." + sourceRequestId + EMBEDDINGS_SUFFIX;
     }
 
     /** The request id named by a result key ({@code results/{id}.json}), if the key is one. */

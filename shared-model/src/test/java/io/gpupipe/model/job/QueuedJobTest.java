@@ -1,7 +1,12 @@
-package io.gpupipe.model;
+package io.gpupipe.model.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupipe.model.ErrorCodes;
+import io.gpupipe.model.FieldError;
+import io.gpupipe.model.Task;
+import io.gpupipe.model.Tier;
+import io.gpupipe.model.TierCatalogue;
 import io.gpupipe.model.owner.CallerIdentity;
 import io.gpupipe.model.owner.JobIds;
 import io.gpupipe.model.owner.Owner;
