@@ -7,7 +7,6 @@ import io.gpupipe.model.ErrorCodes;
 import io.gpupipe.model.FieldError;
 import io.gpupipe.model.JobJson;
 import io.gpupipe.model.JobStatus;
-import io.gpupipe.model.job.JobView;
 import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.SubmissionBudget;
 import jakarta.ws.rs.core.MediaType;
@@ -30,10 +29,10 @@ final class ApiResponses {
 
     /**
      * {@code seedShape}: answer seed 001's {@code {requestId, tier}} instead of the v1 body; {@code links}: the
-     * presigned links of a result answered at once (a cache hit).
+     * presigned links of a result answered at once (a cache hit), else none.
      */
     static Response submitted(SubmitOutcome outcome, Function<String, String> statusUrl, boolean seedShape,
-                              Function<JobView, ResultLinks> links) {
+                              ResultLinks links) {
         if (outcome instanceof SubmitOutcome.Accepted a) {
             String id = a.job().visibleRequestId();
             Object body = seedShape ? new InferResponse(id, a.decision().tier())
@@ -49,7 +48,7 @@ final class ApiResponses {
         if (outcome instanceof SubmitOutcome.Cached c) {
             String id = c.view().requestId();
             Object body = seedShape ? new InferResponse(id, c.view().tier())
-                    : JobStatusResponse.of(c.view(), links.apply(c.view()), statusUrl.apply(id));
+                    : JobStatusResponse.of(c.view(), links, statusUrl.apply(id));
             return json(200, body);
         }
         if (outcome instanceof SubmitOutcome.Rejected r) {

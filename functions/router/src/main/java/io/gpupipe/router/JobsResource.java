@@ -1,7 +1,9 @@
 package io.gpupipe.router;
 
+import io.gpupipe.jobs.SubmitOutcome;
 import io.gpupipe.model.observability.TraceContext;
 import io.gpupipe.model.owner.Owner;
+import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.RequestGate;
 import io.gpupipe.router.internal.StatusUrls;
 import io.gpupipe.router.internal.SubmissionBudget;
@@ -90,8 +92,18 @@ public class JobsResource {
             return ApiResponses.budgetExceeded(overBudget.get());
         }
         String json = length == 0 ? "" : new String(body, StandardCharsets.UTF_8);
-        return tracing.traced(traceparent, () -> service.submit(json, caller.owners()),
-                outcome -> ApiResponses.submitted(outcome, urls, seedShape, view -> service.links(owner, view)));
+        SubmitTracing.SubmitSpan span = tracing.start(traceparent);
+        try {
+            SubmitOutcome outcome = span.describe(service.submit(json, caller.owners()));
+            ResultLinks links = outcome instanceof SubmitOutcome.Cached cached ? service.links(owner, cached.view())
+                    : ResultLinks.NONE;
+            return ApiResponses.submitted(outcome, urls, seedShape, links);
+        } catch (RuntimeException e) {
+            span.failed(e);
+            throw e;
+        } finally {
+            span.end(); // after the catch: a failure is recorded while the span is still open
+        }
     }
 
     private Function<String, String> urls(String host, String proto) {

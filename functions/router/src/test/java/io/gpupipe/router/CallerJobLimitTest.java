@@ -26,6 +26,7 @@ import io.gpupipe.model.owner.CallerOwners;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.RoutingPolicy;
+import io.gpupipe.router.StatusOutcome.ResultLinks;
 import io.gpupipe.router.internal.RoutingMetrics;
 import io.gpupipe.testsupport.CallCounter;
 import io.gpupipe.testsupport.MutableClock;
@@ -118,7 +119,7 @@ class CallerJobLimitTest {
             assertThat(outcomes).filteredOn(SubmitOutcome.Accepted.class::isInstance).hasSize(100);
             assertThat(outcomes).filteredOn(o -> !(o instanceof SubmitOutcome.Accepted)).hasSize(156)
                     .allSatisfy(refused -> {
-                        Response response = ApiResponses.submitted(refused, id -> id, false, view -> null);
+                        Response response = ApiResponses.submitted(refused, id -> id, false, ResultLinks.NONE);
                         assertThat(response.getStatus()).as(refused.toString()).isEqualTo(429);
                         assertThat(response.getHeaderString("Retry-After")).isEqualTo("30");
                     });

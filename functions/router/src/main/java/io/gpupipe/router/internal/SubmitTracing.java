@@ -8,8 +8,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import io.opentelemetry.context.Scope;
 
 /**
  * The router's span of one submission ("router submit", kind SERVER): child of the client's {@code traceparent}
@@ -27,18 +26,46 @@ public final class SubmitTracing {
         this.traces = traces;
     }
 
-    /** Runs {@code submit} inside the span and answers what {@code answer} makes of its outcome. */
-    public <R> R traced(String traceparentHeader, Supplier<SubmitOutcome> submit, Function<SubmitOutcome, R> answer) {
+    /**
+     * Starts the span of one submission and makes it current; the caller ends it in a {@code finally} once the
+     * answer is made (not with try-with-resources, which would end it before a {@code catch} could record a failure).
+     */
+    public SubmitSpan start(String traceparentHeader) {
         Span span = tracer.spanBuilder(SPAN_NAME).setSpanKind(SpanKind.SERVER)
                 .setParent(Traces.parent(TraceContext.fromTraceparent(traceparentHeader))).startSpan();
-        try {
-            return Traces.within(span, () -> {
-                SubmitOutcome outcome = submit.get();
-                describe(span, outcome);
-                return answer.apply(outcome);
-            });
-        } finally {
-            traces.flush();
+        return new SubmitSpan(span, span.makeCurrent());
+    }
+
+    /** One submission's span, current from {@link SubmitTracing#start} until {@link #end}. */
+    public final class SubmitSpan {
+        private final Span span;
+        private final Scope scope;
+
+        private SubmitSpan(Span span, Scope scope) {
+            this.span = span;
+            this.scope = scope;
+        }
+
+        /** Names the submission's outcome on the span (request id, tier, outcome) and gives it back. */
+        public SubmitOutcome describe(SubmitOutcome outcome) {
+            SubmitTracing.describe(span, outcome);
+            return outcome;
+        }
+
+        /** Marks the span failed by {@code e}, which the caller rethrows. */
+        public void failed(RuntimeException e) {
+            span.recordException(e);
+            span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+        }
+
+        /** Ends the span (no longer current) and flushes it before the handler returns. */
+        public void end() {
+            try {
+                scope.close();
+                span.end();
+            } finally {
+                traces.flush();
+            }
         }
     }
 
