@@ -63,10 +63,10 @@ class SpeechTierShapeTest {
         List<String> serverCommand = list(container(gpu, "speech", "model-server").get("Command")).stream()
                 .map(String::valueOf).toList();
         Map<String, Object> workerEnvironment = environment(container(gpu, "speech", "gpu-worker"));
-        // and a speech request routed as the router routes it
+        // and a speech request routed as the router routes it, sent straight to the queue as a producer sends it
         InferenceJob job = ((JobRequestParser.Outcome.Valid) new JobRequestParser().parse("{\"requestId\":\""
                 + UUID.randomUUID() + "\",\"task\":\"speech\",\"prompt\":\"Deployed shape for shape.\","
-                + "\"voice\":\"aiden\",\"language\":\"english\"}", JobRequestParser.Source.API)).job();
+                + "\"voice\":\"aiden\",\"language\":\"english\"}", JobRequestParser.Source.QUEUE)).job();
         Tier routed = new RoutingPolicy(RoutingThresholds.DEFAULTS, Classifier.heuristic(), TierCatalogue.bundled())
                 .route(job).tier();
         assertThat(routed).isEqualTo(SPEECH);

@@ -208,9 +208,10 @@ class TaskDefinitionInPodmanTest {
         return value.replace("127.0.0.1", HOST_LOOPBACK).replace("localhost", HOST_LOOPBACK);
     }
 
+    /** A job as a producer sends it straight to a tier's queue (stored under the requestId it names). */
     private static InferenceJob job(String fields) {
         String json = "{\"requestId\":\"" + UUID.randomUUID() + "\"," + fields.substring(1);
-        return ((JobRequestParser.Outcome.Valid) new JobRequestParser().parse(json, JobRequestParser.Source.API))
+        return ((JobRequestParser.Outcome.Valid) new JobRequestParser().parse(json, JobRequestParser.Source.QUEUE))
                 .job();
     }
 

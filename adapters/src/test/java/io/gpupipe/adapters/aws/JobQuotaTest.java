@@ -19,6 +19,7 @@ import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;
 import java.time.Clock;
@@ -131,8 +132,9 @@ class JobQuotaTest {
     }
 
     private InferenceJob job() {
-        return new InferenceJob(UUID.randomUUID().toString(), Task.GENERATE, "Hi", 8, 0.0, 1.0, null, null, null,
-                null, null, NOW).submittedBy(owner);
+        String id = UUID.randomUUID().toString();
+        return new InferenceJob(id, Task.GENERATE, "Hi", 8, 0.0, 1.0, null, null, null, null, null, NOW)
+                .withKey(JobKey.submitted(owner, id));
     }
 
     /** A job admitted at NOW holding slot {@code number}, and its queued marker naming it when {@code marker}. */

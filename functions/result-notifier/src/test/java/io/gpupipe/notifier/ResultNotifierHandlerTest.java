@@ -31,6 +31,7 @@ import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.notify.CallbackSignature;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.notifier.domain.CallbackRedelivery;
@@ -339,10 +340,12 @@ class ResultNotifierHandlerTest {
         // given: a caller's job counted against its limit (with another of its jobs still running), and its result
         Owner owner = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com",
                 UUID.randomUUID().toString()));
-        InferenceJob finished = job(UUID.randomUUID().toString(), null).submittedBy(owner);
+        String finishedId = UUID.randomUUID().toString();
+        InferenceJob finished = job(finishedId, null).withKey(JobKey.submitted(owner, finishedId));
         JobResult result = JobResult.succeeded(finished, JobResult.Output.text("Done.", JobResult.Usage.of(3, 1),
                 "stop"), run(Tier.of("small")), DONE);
-        InferenceJob other = job(UUID.randomUUID().toString(), null).submittedBy(owner);
+        String otherId = UUID.randomUUID().toString();
+        InferenceJob other = job(otherId, null).withKey(JobKey.submitted(owner, otherId));
         try (S3Client s3 = aws.newS3Client()) {
             S3JobSlots slots = new S3JobSlots(s3, aws.bucket());
             holding(s3, slots, owner, finished, 0);
@@ -550,7 +553,7 @@ class ResultNotifierHandlerTest {
 
     /** {@code owner}'s succeeded job, submitted over the API as {@code id} (so stored under its owned id). */
     static JobResult succeeded(String id, String callbackUrl, Owner owner) {
-        return JobResult.succeeded(job(id, callbackUrl).submittedBy(owner), JobResult.Output.text(
+        return JobResult.succeeded(job(id, callbackUrl).withKey(JobKey.submitted(owner, id)), JobResult.Output.text(
                 "Amazon ECS is a container service.", JobResult.Usage.of(17, 9), "stop"), run(Tier.of("small")), DONE);
     }
 

@@ -18,6 +18,7 @@ import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.usage.DaySummary;
@@ -59,7 +60,7 @@ class UsageAccountingTest {
         InferenceJob job = new InferenceJob(UUID.randomUUID().toString(), Task.GENERATE, "Hello", 16, 0.7, 1.0, null,
                 null, null, null, null, at.minusSeconds(5));
         if (owner != null) {
-            job = job.submittedBy(owner);
+            job = job.withKey(JobKey.submitted(owner, job.requestId()));
         }
         return JobResult.succeeded(job, JobResult.Output.text("Hi.", JobResult.Usage.of(7, 3), "stop"),
                 new JobResult.Provenance(Tier.of("small"), "qwen", "v", null, 1, 10L, 2_500L), at);

@@ -14,6 +14,7 @@ import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.job.JobState;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
@@ -77,7 +78,8 @@ class CancelJobTest extends LocalAwsProbeSetup {
         // given a result written without the marker having moved on
         String id = submit();
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"generate\",\"prompt\":\"Hi\"}",
-                InferenceJob.class).submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
+                InferenceJob.class)
+                .withKey(JobKey.submitted(aws.ownerIds().of(CallerIdentity.ANONYMOUS), id));
         probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.failed(job,
                 JobResult.JobError.of(ErrorCodes.MODEL_ERROR, "boom"),
                 new JobResult.Provenance(Tier.of("small"), "m", "1", "t", 3, 1L, 1L), Instant.now())));

@@ -16,6 +16,7 @@ import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -87,7 +88,8 @@ class JobStatusTest extends LocalAwsProbeSetup {
         // given
         String id = submit("{\"task\":\"speech\",\"prompt\":\"Hello there\"}");
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Hello\"}",
-                InferenceJob.class).submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
+                InferenceJob.class)
+                .withKey(JobKey.submitted(aws.ownerIds().of(CallerIdentity.ANONYMOUS), id));
         byte[] wav = {'R', 'I', 'F', 'F', 1, 2, 3, 4};
         probe.put(JobLayout.audioKey(probe.stored(id)), wav);
         probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.succeeded(job,
@@ -117,7 +119,8 @@ class JobStatusTest extends LocalAwsProbeSetup {
         // given
         String id = submit("{\"task\":\"speech\",\"prompt\":\"Hello\"}");
         InferenceJob job = JobJson.read("{\"requestId\":\"" + id + "\",\"task\":\"speech\",\"prompt\":\"Hello\"}",
-                InferenceJob.class).submittedBy(aws.ownerIds().of(CallerIdentity.ANONYMOUS));
+                InferenceJob.class)
+                .withKey(JobKey.submitted(aws.ownerIds().of(CallerIdentity.ANONYMOUS), id));
         probe.put(JobLayout.resultKey(probe.stored(id)), JobJson.write(JobResult.failed(job,
                 JobResult.JobError.of(ErrorCodes.EXPIRED, "not started within ttlSeconds"), null, Instant.now())));
 

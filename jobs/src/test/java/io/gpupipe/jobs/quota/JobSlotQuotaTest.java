@@ -7,6 +7,7 @@ import io.gpupipe.jobs.port.SlotHolder;
 import io.gpupipe.model.Task;
 import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.testsupport.MutableClock;
@@ -115,8 +116,9 @@ class JobSlotQuotaTest {
     }
 
     private static InferenceJob job() {
-        return new InferenceJob(UUID.randomUUID().toString(), Task.GENERATE, "Hi", 8, 0.0, 1.0, null, null, null, null,
-                null, NOW).submittedBy(CALLER);
+        String id = UUID.randomUUID().toString();
+        return new InferenceJob(id, Task.GENERATE, "Hi", 8, 0.0, 1.0, null, null, null, null, null, NOW)
+                .withKey(JobKey.submitted(CALLER, id));
     }
 
     /** Slots in memory, create-only as S3's, counting the claims (PUTs) and listings made. */

@@ -107,7 +107,6 @@ public final class BatchLineParser {
 
     private ParsedLine toJob(int number, String customId, ObjectNode body) {
         ObjectNode job = JobJson.mapper().createObjectNode();
-        job.put("requestId", BatchIds.jobId(batchId, number));
         job.put("task", endpoint.task().wireName());
         job.put("ttlSeconds", ttlSeconds);
         copy(body, "model", job, "route");

@@ -175,11 +175,14 @@ public record InferenceJob(
                 dimensions, encodingFormat);
     }
 
-    /** A copy that is line {@code member.line()} of a batch (its requestId must be that line's id). */
+    /**
+     * A copy that is line {@code member.line()} of a batch, stored under that line's id ({@link BatchMember#requestId})
+     * and known to no client by another: the batch's client names its lines by {@code custom_id}.
+     */
     public InferenceJob withBatch(BatchMember member) {
-        return new InferenceJob(key, task, prompt, maxTokens, temperature, topP, route, voice, priority, callbackUrl,
-                ttlSeconds, submittedAt, language, speed, instructions, messages, seed, cache, member, responseFormat,
-                input, dimensions, encodingFormat);
+        return new InferenceJob(JobKey.stored(member.requestId(), key.owner().orElse(null)), task, prompt, maxTokens,
+                temperature, topP, route, voice, priority, callbackUrl, ttlSeconds, submittedAt, language, speed,
+                instructions, messages, seed, cache, member, responseFormat, input, dimensions, encodingFormat);
     }
 
     /** A copy under {@code newKey}. */
@@ -195,11 +198,11 @@ public record InferenceJob(
     }
 
     /**
-     * The job as {@code by} submitted it over the API: the id this request named becomes its {@code clientRequestId}
-     * and the job is stored under the id derived from both ({@link JobKey#submitted}).
+     * The job as {@code by} submitted it over the API: stored under the id derived from {@code by} and the
+     * {@code clientRequestId} this request named ({@link JobKey#submittedBy}).
      */
     public InferenceJob submittedBy(Owner by) {
-        return withKey(JobKey.submitted(by, key.storedId()));
+        return withKey(key.submittedBy(by));
     }
 
     /** The id the job is stored under (S3 keys, queue messages, results). */

@@ -19,9 +19,10 @@ import java.util.function.Supplier;
 /**
  * The validator of job requests a client sends (the router's API, a batch's lines). It never throws for bad input:
  * it returns every problem at once, so a client can fix its request in one round trip. A request's job is of no
- * owner yet, stored under the requestId it named (or one generated for it); the router then submits it as its
- * caller's ({@link InferenceJob#submittedBy}). Queue messages are read by {@link QueuedJob}, whose rules this
- * parser applies too when asked for {@link Source#QUEUE}.
+ * owner yet and known by the requestId it named (or one generated for it) as its {@code clientRequestId}, with no
+ * stored id ({@link JobKey#requested}); the router then submits it as its caller's ({@link InferenceJob#submittedBy}),
+ * a batch stores it as its line ({@link InferenceJob#withBatch}). Queue messages are read by {@link QueuedJob},
+ * whose rules this parser applies too when asked for {@link Source#QUEUE}.
  */
 public final class JobRequestParser {
 
@@ -127,7 +128,7 @@ public final class JobRequestParser {
         if (!errors.isEmpty()) {
             return new Outcome.Invalid(errors, Optional.ofNullable(requestId));
         }
-        return new Outcome.Valid(job.toJob(JobKey.stored(requestId, null), null, null), requestIdChosen);
+        return new Outcome.Valid(job.toJob(JobKey.requested(requestId), null, null), requestIdChosen);
     }
 
     /** The requestId the client chose (normalised), or a generated one when it chose none. */

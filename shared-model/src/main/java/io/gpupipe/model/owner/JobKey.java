@@ -9,7 +9,9 @@ import java.util.Optional;
  * its client chose over the API ({@code clientRequestId}, none for a job sent straight to a queue or a batch line)
  * and the id it is stored under (S3 keys, queue messages, results). The stored id of an API job is derived from its
  * owner and client id ({@link JobIds#stored}); it is computed (or checked) once, where the key is made, so a job's
- * copies carry it without hashing again.
+ * copies carry it without hashing again. Each field means one thing from the request to the result: an API request
+ * not yet submitted ({@link #requested}) has its client's id and no stored id yet, never the client's id in the
+ * stored id's place.
  */
 public final class JobKey {
     private final Owner owner;
@@ -20,6 +22,17 @@ public final class JobKey {
         this.owner = owner;
         this.clientRequestId = clientRequestId;
         this.storedId = storedId;
+    }
+
+    /**
+     * An API request for the job its client names {@code clientRequestId} (a UUID v4, any case), not yet submitted:
+     * no owner and so no stored id until {@link #submittedBy}.
+     */
+    public static JobKey requested(String clientRequestId) {
+        if (!RequestIds.isValid(clientRequestId)) {
+            throw new IllegalArgumentException("a requestId is a UUID version 4, got " + clientRequestId);
+        }
+        return new JobKey(null, RequestIds.normalize(clientRequestId), null);
     }
 
     /** The job {@code owner} submitted as {@code clientRequestId} (a UUID v4, any case), under the derived id. */
@@ -62,11 +75,31 @@ public final class JobKey {
 
     /** This key owned by {@code by}, under the same stored id and with no client id (a batch line's). */
     public JobKey ownedBy(Owner by) {
-        return new JobKey(Objects.requireNonNull(by, "owner"), null, storedId);
+        return new JobKey(Objects.requireNonNull(by, "owner"), null, requireStored());
     }
 
-    /** The id the job is stored under. */
+    /** The key of this request once {@code by} submitted it: stored under the id derived from both. */
+    public JobKey submittedBy(Owner by) {
+        if (!isRequested()) {
+            throw new IllegalStateException("only a request not yet submitted is submitted, not " + this);
+        }
+        return submitted(by, clientRequestId);
+    }
+
+    /** True for an API request not yet submitted ({@link #requested}): it has no stored id yet. */
+    public boolean isRequested() {
+        return storedId == null;
+    }
+
+    /** The id the job is stored under; a request not yet submitted has none ({@link #isRequested}). */
     public String storedId() {
+        return requireStored();
+    }
+
+    private String requireStored() {
+        if (storedId == null) {
+            throw new IllegalStateException("the request " + clientRequestId + " is not submitted yet: no stored id");
+        }
         return storedId;
     }
 
@@ -87,17 +120,20 @@ public final class JobKey {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JobKey other && storedId.equals(other.storedId) && Objects.equals(owner, other.owner)
-                && Objects.equals(clientRequestId, other.clientRequestId);
+        return o instanceof JobKey other && Objects.equals(storedId, other.storedId)
+                && Objects.equals(owner, other.owner) && Objects.equals(clientRequestId, other.clientRequestId);
     }
 
     @Override
     public int hashCode() {
-        return storedId.hashCode();
+        return Objects.hash(storedId, clientRequestId);
     }
 
     @Override
     public String toString() {
+        if (isRequested()) {
+            return "request " + clientRequestId;
+        }
         return clientRequestId == null ? storedId : storedId + " (" + owner + " " + clientRequestId + ")";
     }
 }

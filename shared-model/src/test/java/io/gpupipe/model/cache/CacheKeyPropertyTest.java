@@ -12,6 +12,9 @@ import io.gpupipe.model.JobJson;
 import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.job.JobMessage;
 import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +38,7 @@ import org.quicktheories.generators.Generate;
  * {@code -Dfuzz.seed=N} re-runs exactly that, {@code -Dfuzz.examples=N} tries more jobs per property (default 200).
  */
 class CacheKeyPropertyTest {
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final String VERSION = "TheBloke/Mistral-7B-Instruct-v0.2-AWQ@" + "a".repeat(40) + "+small-1";
     private static final JobRequestParser PARSER = new JobRequestParser();
     private static final long SEED = Long.getLong("fuzz.seed", ThreadLocalRandom.current().nextLong());
@@ -88,7 +92,7 @@ class CacheKeyPropertyTest {
     void key_shouldBeTheSameOnTheWorker_whenTheJobTravelsAsTheRoutersQueueMessage() {
         qt().forAll(anyJobs()).checkAssert(job -> printably(() -> {
             // given: what the router accepted, as the worker reads it from the queue (SQS carries UTF-8)
-            InferenceJob accepted = parse(job, JobRequestParser.Source.API);
+            InferenceJob accepted = parse(job, JobRequestParser.Source.API).submittedBy(ALICE);
             byte[] message = JobMessage.inline(accepted).getBytes(StandardCharsets.UTF_8);
             InferenceJob received = parse((ObjectNode) readTree(message), JobRequestParser.Source.QUEUE);
             // then: the job arrives intact (the key alone would not show it: it hashes UTF-8, which turns a lone

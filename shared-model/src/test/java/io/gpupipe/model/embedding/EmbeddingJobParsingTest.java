@@ -11,6 +11,9 @@ import io.gpupipe.model.job.JobMessage;
 import io.gpupipe.model.job.JobRequestParser.Outcome;
 import io.gpupipe.model.job.JobRequestParser.Source;
 import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
 import java.util.List;
@@ -20,6 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Embedding jobs: {@code input}, {@code dimensions} and {@code encodingFormat}, each rule of the validator. */
 class EmbeddingJobParsingTest {
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private final JobRequestParser parser = new JobRequestParser();
 
     private InferenceJob valid(String json) {
@@ -141,7 +145,8 @@ class EmbeddingJobParsingTest {
     @Test
     void queueMessage_shouldCarryTheJobIntact_andTheWorkerReadsItBack() {
         InferenceJob job = valid("{\"requestId\":\"550e8400-e29b-41d4-a716-446655440000\",\"task\":\"embed\","
-                + "\"input\":[\"\\uFFFF odd\",\"b\"],\"dimensions\":4,\"encodingFormat\":\"base64\"}");
+                + "\"input\":[\"\\uFFFF odd\",\"b\"],\"dimensions\":4,\"encodingFormat\":\"base64\"}")
+                .submittedBy(ALICE);
 
         Outcome read = parser.parse(JobMessage.inline(job), Source.QUEUE);
 

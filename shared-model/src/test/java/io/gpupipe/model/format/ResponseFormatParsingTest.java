@@ -10,6 +10,9 @@ import io.gpupipe.model.job.JobMessage;
 import io.gpupipe.model.job.JobRequestParser.Outcome;
 import io.gpupipe.model.job.JobRequestParser.Source;
 import io.gpupipe.model.job.JobRequestParser;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** A job's {@code responseFormat}: each rule refuses with a 400-style error naming the field, the valid ones kept. */
 class ResponseFormatParsingTest {
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final String SCHEMA = """
             {"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},
              "required":["name","age"],"additionalProperties":false}""";
@@ -201,7 +205,7 @@ class ResponseFormatParsingTest {
     @Test
     void job_shouldTravelIntact_asTheQueueMessageInOpenAisShape() {
         InferenceJob accepted = valid(job("{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"person\","
-                + "\"schema\":" + SCHEMA + ",\"strict\":false}}"));
+                + "\"schema\":" + SCHEMA + ",\"strict\":false}}")).submittedBy(ALICE);
 
         String message = JobMessage.inline(accepted);
         Outcome received = parser.parse(message, Source.QUEUE);

@@ -9,6 +9,9 @@ import io.gpupipe.model.FieldError;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.job.JobRequestParser.Outcome;
 import io.gpupipe.model.job.JobRequestParser.Source;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import io.gpupipe.model.routing.RoutingDecision;
 import io.gpupipe.model.routing.RoutingPolicy;
 import java.util.List;
@@ -18,6 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Chat jobs: {@code messages} instead of {@code prompt}, validated, routed by their characters, carried intact. */
 class ChatJobParsingTest {
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final String ID = "550e8400-e29b-41d4-a716-446655440000";
     private final JobRequestParser parser = new JobRequestParser();
 
@@ -111,7 +115,8 @@ class ChatJobParsingTest {
     void inline_shouldCarryMessagesIntact_throughTheQueueMessage() {
         // given: content SQS cannot carry raw (U+FFFF, a lone surrogate) in a chat job
         InferenceJob job = valid("{\"requestId\":\"" + ID + "\",\"messages\":[{\"role\":\"user\",\"content\":"
-                + "\"a\\uffffb\\ud800c\"}]}").withSubmittedAt(java.time.Instant.parse("2026-12-01T06:00:00Z"));
+                + "\"a\\uffffb\\ud800c\"}]}").withSubmittedAt(java.time.Instant.parse("2026-12-01T06:00:00Z"))
+                .submittedBy(ALICE);
 
         // when
         String body = JobMessage.inline(job);
@@ -128,7 +133,8 @@ class ChatJobParsingTest {
         InferenceJob asUser = valid("{\"requestId\":\"" + ID + "\",\"messages\":[" + message("user", 3) + "]}");
         InferenceJob asSystem = valid("{\"requestId\":\"" + ID + "\",\"messages\":[" + message("system", 3) + "]}");
 
-        assertThat(asUser.requestDigest()).isNotEqualTo(asSystem.requestDigest());
+        assertThat(asUser.submittedBy(ALICE).requestDigest())
+                .isNotEqualTo(asSystem.submittedBy(ALICE).requestDigest());
     }
 
     private static String chat(String system, String user) {

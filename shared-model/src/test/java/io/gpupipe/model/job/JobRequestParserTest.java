@@ -9,6 +9,9 @@ import io.gpupipe.model.Task;
 import io.gpupipe.model.Tier;
 import io.gpupipe.model.job.JobRequestParser.Outcome;
 import io.gpupipe.model.job.JobRequestParser.Source;
+import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.Owner;
+import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -17,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class JobRequestParserTest {
+    private static final Owner ALICE = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
     private static final String ID = "550e8400-e29b-41d4-a716-446655440000";
     private static final UUID GENERATED = UUID.fromString("00000000-0000-4000-8000-000000000001");
 
@@ -48,7 +52,7 @@ class JobRequestParserTest {
         InferenceJob job = valid("{\"prompt\":\"hi\"}");
 
         // then
-        assertThat(job.requestId()).isEqualTo(GENERATED.toString());
+        assertThat(job.clientRequestId()).isEqualTo(GENERATED.toString());
         assertThat(job.task()).isEqualTo(Task.GENERATE);
         assertThat(job.maxTokens()).isEqualTo(256);
         assertThat(job.temperature()).isEqualTo(0.7);
@@ -62,7 +66,7 @@ class JobRequestParserTest {
         InferenceJob job = valid("{\"requestId\":\"" + ID + "\",\"prompt\":\"What is Amazon ECS? Answer briefly.\","
                 + "\"maxTokens\":128,\"temperature\":0.7,\"topP\":0.9,\"route\":\"large\"}");
 
-        assertThat(job.requestId()).isEqualTo(ID);
+        assertThat(job.clientRequestId()).isEqualTo(ID);
         assertThat(job.maxTokens()).isEqualTo(128);
         assertThat(job.topP()).isEqualTo(0.9);
         assertThat(job.route()).isEqualTo(Tier.of("large"));
@@ -70,7 +74,8 @@ class JobRequestParserTest {
 
     @Test
     void parse_shouldLowerCaseRequestId_whenGivenInUpperCase() {
-        assertThat(valid("{\"requestId\":\"" + ID.toUpperCase() + "\",\"prompt\":\"x\"}").requestId()).isEqualTo(ID);
+        assertThat(valid("{\"requestId\":\"" + ID.toUpperCase() + "\",\"prompt\":\"x\"}").clientRequestId())
+                .isEqualTo(ID);
     }
 
     @Test
@@ -275,7 +280,7 @@ class JobRequestParserTest {
     @Test
     void parse_shouldRoundTripThroughTheSharedJson_whenRouterWritesAndWorkerReads() {
         InferenceJob sent = valid("{\"requestId\":\"" + ID + "\",\"prompt\":\"x\",\"priority\":-3,\"ttlSeconds\":120}")
-                .withSubmittedAt(Instant.parse("2026-11-29T10:00:00Z"));
+                .withSubmittedAt(Instant.parse("2026-11-29T10:00:00Z")).submittedBy(ALICE);
 
         Outcome received = parser.parse(JobJson.write(sent), Source.QUEUE);
 
@@ -326,7 +331,7 @@ class JobRequestParserTest {
     @Test
     void parse_shouldRoundTripSpeechOptions_whenRouterWritesAndWorkerReads() {
         InferenceJob sent = valid("{\"requestId\":\"" + ID + "\",\"task\":\"speech\",\"prompt\":\"x\","
-                + "\"language\":\"German\",\"speed\":0.5,\"instructions\":\"slowly\"}");
+                + "\"language\":\"German\",\"speed\":0.5,\"instructions\":\"slowly\"}").submittedBy(ALICE);
 
         assertThat(parser.parse(JobJson.write(sent), Source.QUEUE)).isEqualTo(new Outcome.Valid(sent));
     }

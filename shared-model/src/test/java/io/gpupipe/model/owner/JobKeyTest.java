@@ -60,9 +60,31 @@ class JobKeyTest {
     }
 
     @Test
+    void requested_shouldHaveTheClientsIdAndNoStoredId_untilItsCallerSubmitsIt() {
+        JobKey requested = JobKey.requested(CLIENT_ID.toUpperCase(java.util.Locale.ROOT));
+
+        assertThat(requested.isRequested()).isTrue();
+        assertThat(requested.clientRequestId()).isEqualTo(CLIENT_ID);
+        assertThat(requested.visibleId()).isEqualTo(CLIENT_ID);
+        assertThat(requested.owner()).isEmpty();
+        assertThatThrownBy(requested::storedId).isInstanceOf(IllegalStateException.class);
+        assertThat(requested.submittedBy(ALICE)).isEqualTo(JobKey.submitted(ALICE, CLIENT_ID));
+        assertThat(requested.submittedBy(ALICE).isRequested()).isFalse();
+    }
+
+    @Test
+    void submittedBy_shouldRefuseAKeyThatIsStoredAlready_soAStoredIdNeverBecomesAClientId() {
+        assertThatThrownBy(() -> JobKey.stored(CLIENT_ID, null).submittedBy(ALICE))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> JobKey.submitted(BOB, CLIENT_ID).submittedBy(ALICE))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> JobKey.requested("not-a-uuid")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void jobCopies_shouldCarryTheKeyTheyWereMadeWith_notDeriveItAgain() {
         InferenceJob job = new InferenceJob(CLIENT_ID, Task.GENERATE, "hi", 8, 0.0, 1.0, Tier.of("small"), null,
-                null, null, null, null).submittedBy(ALICE);
+                null, null, null, null).withKey(JobKey.submitted(ALICE, CLIENT_ID));
 
         InferenceJob copy = job.withSubmittedAt(Instant.parse("2026-12-03T10:00:00Z"));
 
@@ -75,7 +97,7 @@ class JobKeyTest {
     @Test
     void job_shouldKeepItsWireFields_whenItsIdentityIsAKey() {
         InferenceJob job = new InferenceJob(CLIENT_ID, Task.GENERATE, "hi", 8, 0.0, 1.0, Tier.of("small"), null,
-                null, null, null, null).submittedBy(ALICE);
+                null, null, null, null).withKey(JobKey.submitted(ALICE, CLIENT_ID));
 
         String json = JobJson.write(job);
 

@@ -92,7 +92,8 @@ class OwnershipTest {
                 + "\",\"clientRequestId\":\"" + UUID.randomUUID() + "\"}");
 
         assertThat(job.owner()).isNull();
-        assertThat(job.clientRequestId()).isNull();
+        assertThat(job.clientRequestId()).isEqualTo(CLIENT_ID);
+        assertThat(job.key().isRequested()).isTrue();
     }
 
     @Test

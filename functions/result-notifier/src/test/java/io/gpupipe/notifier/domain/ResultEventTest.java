@@ -12,6 +12,7 @@ import io.gpupipe.model.job.InferenceJob;
 import io.gpupipe.model.job.JobLayout;
 import io.gpupipe.model.job.JobResult;
 import io.gpupipe.model.owner.CallerIdentity;
+import io.gpupipe.model.owner.JobKey;
 import io.gpupipe.model.owner.Owner;
 import io.gpupipe.model.owner.OwnerIds;
 import java.time.Instant;
@@ -79,7 +80,7 @@ class ResultEventTest {
     void of_shouldCarryTheOwner_andTheClientsRequestId() {
         // given: a job submitted by an authenticated caller, stored under its owner-scoped id
         Owner alice = OwnerIds.UNKEYED.of(new CallerIdentity.Jwt("https://idp.example.com", "alice"));
-        InferenceJob job = JOB.submittedBy(alice);
+        InferenceJob job = JOB.withKey(JobKey.submitted(alice, JOB.requestId()));
         JobResult result = JobResult.failed(job, JobResult.JobError.of("x", "y"), null, NOW);
 
         // when
