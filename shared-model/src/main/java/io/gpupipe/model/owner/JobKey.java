@@ -41,11 +41,6 @@ public final class JobKey {
         return new JobKey(owner, RequestIds.normalize(clientRequestId), storedId);
     }
 
-    /** The key of the job {@code owner} names {@code rawId}, when that is a valid request id. */
-    public static Optional<JobKey> ofClientId(Owner owner, String rawId) {
-        return RequestIds.isValid(rawId) ? Optional.of(submitted(owner, rawId)) : Optional.empty();
-    }
-
     /** A job stored under {@code storedId} itself, with no client id; {@code owner} may be null (none yet). */
     public static JobKey stored(String storedId, Owner owner) {
         if (storedId == null) {

@@ -29,10 +29,7 @@ class JobKeyTest {
     }
 
     @Test
-    void ofClientId_shouldBeEmpty_whenTheIdIsNoUuidV4() {
-        assertThat(JobKey.ofClientId(ALICE, "not-a-uuid")).isEmpty();
-        assertThat(JobKey.ofClientId(ALICE, null)).isEmpty();
-        assertThat(JobKey.ofClientId(ALICE, CLIENT_ID)).contains(JobKey.submitted(ALICE, CLIENT_ID));
+    void submitted_shouldRefuseAClientIdThatIsNoUuidV4() {
         assertThatThrownBy(() -> JobKey.submitted(ALICE, "not-a-uuid")).isInstanceOf(IllegalArgumentException.class);
     }
 
